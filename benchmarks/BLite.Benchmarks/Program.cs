@@ -1,0 +1,6 @@
+namespace BLite.Benchmarks;
+
+internal static class Program
+{
+    private static int Main() => 0;
+}

@@ -1,0 +1,60 @@
+namespace BLite.Benchmarks.Workload;
+
+/// <summary>The e-commerce order of the shared benchmark workload (about 1–2 KB serialized).</summary>
+public sealed class CustomerOrder
+{
+    public string Id { get; set; } = "";
+    public string OrderNumber { get; set; } = "";
+    public DateTime PlacedAt { get; set; }
+    public string Status { get; set; } = "";
+    public string Currency { get; set; } = "";
+    public decimal Subtotal { get; set; }
+    public decimal TaxAmount { get; set; }
+    public decimal Total { get; set; }
+    public CustomerContact Customer { get; set; } = new();
+    public ShippingInfo Shipping { get; set; } = new();
+    public List<OrderLine> Lines { get; set; } = [];
+    public List<OrderNote> Notes { get; set; } = [];
+    public List<string> Tags { get; set; } = [];
+}
+
+public sealed class CustomerContact
+{
+    public string FullName { get; set; } = "";
+    public string Email { get; set; } = "";
+    public string Phone { get; set; } = "";
+    public PostalAddress BillingAddress { get; set; } = new();
+}
+
+public sealed class PostalAddress
+{
+    public string Street { get; set; } = "";
+    public string City { get; set; } = "";
+    public string ZipCode { get; set; } = "";
+    public string Country { get; set; } = "";
+}
+
+public sealed class ShippingInfo
+{
+    public string Carrier { get; set; } = "";
+    public string TrackingNumber { get; set; } = "";
+    public DateTime EstimatedDelivery { get; set; }
+    public PostalAddress Destination { get; set; } = new();
+}
+
+public sealed class OrderLine
+{
+    public string Sku { get; set; } = "";
+    public string ProductName { get; set; } = "";
+    public int Quantity { get; set; }
+    public decimal UnitPrice { get; set; }
+    public decimal Subtotal { get; set; }
+    public List<string> Tags { get; set; } = [];
+}
+
+public sealed class OrderNote
+{
+    public string Author { get; set; } = "";
+    public string Text { get; set; } = "";
+    public DateTime CreatedAt { get; set; }
+}

@@ -1,0 +1,6 @@
+namespace BLite.Core.CrashWorker;
+
+internal static class Program
+{
+    private static int Main() => 0;
+}
