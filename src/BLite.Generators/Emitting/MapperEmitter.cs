@@ -76,9 +76,15 @@ internal sealed partial class MapperEmitter
             EmitReadMethods(_spec.Types[i], i);
         }
 
+        var first = true;
         foreach (var accessor in _accessors.Values)
         {
-            w.Line();
+            if (!first)
+            {
+                w.Line();
+            }
+
+            first = false;
             foreach (var line in accessor)
             {
                 w.Line(line);

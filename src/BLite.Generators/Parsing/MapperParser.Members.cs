@@ -13,7 +13,7 @@ internal sealed partial class MapperParser
         var members = CollectMembers(type, index);
         var derivedTypes = CollectDerivedTypes(type);
         var canConstruct = !type.IsAbstract;
-        if (type.IsAbstract && derivedTypes.Count == 0)
+        if (type.IsAbstract && derivedTypes.Count == 0 && !KnownTypes.HasAttribute(type, _known.DerivedTypeAttribute))
         {
             Report(DiagnosticDescriptors.TypeNotConstructible, LocationOf(type) ?? useSite, TypeNames.Display(type), "it is abstract and declares no [BLiteDerivedType]");
         }

@@ -17,7 +17,8 @@ internal static class TypeNames
     public static string WithAnnotations(ITypeSymbol type) => type.ToDisplayString(Annotated);
 
     /// <summary>For messages: short, readable.</summary>
-    public static string Display(ITypeSymbol type) => type.ToDisplayString(SymbolDisplayFormat.MinimallyQualifiedFormat);
+    public static string Display(ITypeSymbol type)
+        => (type.IsReferenceType ? type.WithNullableAnnotation(NullableAnnotation.NotAnnotated) : type).ToDisplayString(SymbolDisplayFormat.MinimallyQualifiedFormat);
 
     public static string Identifier(string name)
         => SyntaxFacts.GetKeywordKind(name) != SyntaxKind.None ? "@" + name : name;
