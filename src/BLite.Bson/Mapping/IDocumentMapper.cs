@@ -32,4 +32,10 @@ public interface IDocumentMapper<TId, T>
     /// Finds a mapped path by C# member names joined with '.', e.g. <c>Customer.BillingAddress.City</c>.
     /// </summary>
     bool TryGetField(string memberPath, [NotNullWhen(true)] out MappedField? field);
+
+    /// <summary>
+    /// Reads one field out of raw document bytes without materializing the document; false when the
+    /// path is unknown, multi-valued, or absent from this document.
+    /// </summary>
+    bool TryReadField(ReadOnlySpan<byte> document, string memberPath, out BsonValue value);
 }

@@ -6,7 +6,7 @@ namespace BLite.Bson.Mapping;
 /// deserializing the document. Paths through collections are listed too (e.g.
 /// <c>Lines.Sku</c>); they are multi-valued, see <see cref="ArraySegment"/>.
 /// </summary>
-public sealed partial class MappedField
+public sealed class MappedField
 {
     private readonly ushort[] _fieldIds;
 
@@ -61,34 +61,60 @@ public sealed partial class MappedField
     public bool IsMultiValued => ArraySegment >= 0;
 
     /// <summary>
-    /// Finds this single-valued field in a whole document. Returns false when the field (or a
-    /// document on its way) is absent or null-valued on the way, or when the path is multi-valued.
+    /// Finds this single-valued field in a whole document. Returns false when the field, or a
+    /// document on its way, is absent or not a document, or when the path is multi-valued.
     /// </summary>
     /// <param name="document">A whole C-BSON document.</param>
     /// <param name="type">The stored type (can be <see cref="BsonType.Null"/>).</param>
     /// <param name="value">The value's bytes, as <see cref="BsonSpanReader.ReadRawValue"/> returns them.</param>
     public bool TryLocate(ReadOnlySpan<byte> document, out BsonType type, out ReadOnlySpan<byte> value)
     {
+        var reader = new BsonSpanReader(document);
+        if (!TrySeek(ref reader, out type))
+        {
+            value = default;
+            return false;
+        }
+
+        value = reader.ReadRawValue(type);
+        return true;
+    }
+
+    /// <summary>Reads this single-valued field as a <see cref="BsonValue"/>; see <see cref="TryLocate"/>.</summary>
+    public bool TryReadValue(ReadOnlySpan<byte> document, BsonFieldDictionary fieldDictionary, out BsonValue value)
+    {
+        ArgumentNullException.ThrowIfNull(fieldDictionary);
+        var reader = new BsonSpanReader(document);
+        if (!TrySeek(ref reader, out var type))
+        {
+            value = default;
+            return false;
+        }
+
+        value = BsonValue.ReadFrom(ref reader, type, fieldDictionary);
+        return true;
+    }
+
+    /// <summary>Positions the reader on this field's value, descending one embedded document per segment.</summary>
+    private bool TrySeek(ref BsonSpanReader reader, out BsonType type)
+    {
         type = default;
-        value = default;
         if (IsMultiValued)
         {
             return false;
         }
 
-        var reader = new BsonSpanReader(document);
         reader.ReadDocumentStart();
         var last = _fieldIds.Length - 1;
-        for (var segment = 0; segment <= last; segment++)
+        for (var segment = 0; ; segment++)
         {
-            if (!TrySeek(ref reader, _fieldIds[segment], out type))
+            if (!reader.TryFindField(_fieldIds[segment], out type))
             {
                 return false;
             }
 
             if (segment == last)
             {
-                value = reader.ReadRawValue(type);
                 return true;
             }
 
@@ -99,24 +125,7 @@ public sealed partial class MappedField
 
             reader.ReadDocumentStart();
         }
-
-        return false;
     }
 
     public override string ToString() => $"{MemberPath} ({FieldPath}: {BsonType})";
-
-    private static bool TrySeek(ref BsonSpanReader reader, ushort fieldId, out BsonType type)
-    {
-        while (reader.TryReadFieldHeader(out type, out var id))
-        {
-            if (id == fieldId)
-            {
-                return true;
-            }
-
-            reader.SkipValue(type);
-        }
-
-        return false;
-    }
 }

@@ -75,4 +75,37 @@ public sealed class FieldTableTests
         Assert.False(mapper.TryGetField("Nope", out _));
         Assert.Equal(3, mapper.Fields.Count);
     }
+
+    [Fact]
+    public void TryReadField_returns_the_value_of_a_nested_field_as_a_BsonValue()
+    {
+        var mapper = new CustomerDocumentMapper(_dictionary);
+        var id = ObjectId.NewObjectId();
+        var bytes = RoundTrip.ToBytes(mapper, new Customer
+        {
+            Id = id,
+            Location = new GeoPoint { Latitude = 41.15, Longitude = -8.61 },
+            Home = new Address { City = "Porto" },
+        });
+
+        Assert.True(mapper.TryReadField(bytes, "Home.City", out var city));
+        Assert.True(mapper.TryReadField(bytes, "Location.Longitude", out var longitude));
+        Assert.True(mapper.TryReadField(bytes, "Id", out var storedId));
+        Assert.False(mapper.TryReadField(bytes, "Home.Nowhere", out _));
+
+        Assert.Equal("Porto", city.AsString);
+        Assert.Equal(-8.61, longitude.AsDouble);
+        Assert.Equal((BsonValue)id, storedId);
+    }
+
+    [Fact]
+    public void TryReadField_reads_a_stored_null_as_a_null_value()
+    {
+        var mapper = new OptionalValuesDocumentMapper(_dictionary);
+        var bytes = RoundTrip.ToBytes(mapper, new OptionalValues { Id = 1, MaybeText = null });
+
+        Assert.True(mapper.TryReadField(bytes, "MaybeText", out var text));
+
+        Assert.True(text.IsNull);
+    }
 }

@@ -107,6 +107,17 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
         }
     }
 
+    public bool TryReadField(global::System.ReadOnlySpan<byte> document, string memberPath, out global::BLite.Bson.BsonValue value)
+    {
+        if (TryGetField(memberPath, out var field))
+        {
+            return field.TryReadValue(document, _fieldDictionary, out value);
+        }
+
+        value = default;
+        return false;
+    }
+
     private void WriteOrder(global::Shop.Order value, ref global::BLite.Bson.BsonSpanWriter writer, int depth)
     {
         if (depth + 1 > global::BLite.Bson.BsonLimits.MaxDepth)

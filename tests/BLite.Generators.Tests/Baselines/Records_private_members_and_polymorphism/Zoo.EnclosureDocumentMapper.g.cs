@@ -85,6 +85,17 @@ internal sealed class EnclosureDocumentMapper : global::BLite.Bson.Mapping.IDocu
         }
     }
 
+    public bool TryReadField(global::System.ReadOnlySpan<byte> document, string memberPath, out global::BLite.Bson.BsonValue value)
+    {
+        if (TryGetField(memberPath, out var field))
+        {
+            return field.TryReadValue(document, _fieldDictionary, out value);
+        }
+
+        value = default;
+        return false;
+    }
+
     private void WriteEnclosure(global::Zoo.Enclosure value, ref global::BLite.Bson.BsonSpanWriter writer, int depth)
     {
         if (depth > global::BLite.Bson.BsonLimits.MaxDepth)
