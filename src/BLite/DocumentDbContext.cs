@@ -22,9 +22,7 @@ public abstract class DocumentDbContext
         FieldDictionary = fieldDictionary;
         // Runs before the subclass constructor body on purpose: the generated override only assigns
         // collection properties, so the subclass sees them created from its first line on.
-#pragma warning disable CA2214 // the generated override touches no state of the subclass constructor
         CreateCollections();
-#pragma warning restore CA2214
     }
 
     /// <summary>The database's field names and their ids, shared by every mapper of this context.</summary>
