@@ -19,12 +19,14 @@ public sealed class HierarchyTests
             Home = new Address { Street = "1 Main St", City = "Turin", Country = new Country { Code = "IT", Name = "Italy" } },
             Location = new GeoPoint { Latitude = 45.07, Longitude = 7.69 },
             LastSeen = new GeoPoint { Latitude = -1, Longitude = 1 },
+            Meter = new Reading(1234),
         };
         customer.Stamp(new DateTime(2024, 5, 6, 7, 8, 9, DateTimeKind.Utc), version: 3);
 
         var copy = RoundTrip.AssertRoundTrips(mapper, customer);
 
         Assert.Equal(3, copy.Version);
+        Assert.Equal(1234, copy.Meter.Raw);
     }
 
     [Fact]

@@ -11,7 +11,7 @@ public sealed class NamingTests
     public void BsonId_marks_the_id_which_is_stored_as_underscore_id()
     {
         var mapper = new RenamedDocumentMapper(_dictionary);
-        var document = new Renamed { Code = "A-1", Name = "upper", name = "lower", id = 5, Cache = "not stored" };
+        var document = new Renamed { Code = "A-1", Name = "upper", name = "lower", id = 5, Cache = "not stored", @class = "keyword" };
 
         var copy = RoundTrip.FromBytes(mapper, RoundTrip.ToBytes(mapper, document));
 
@@ -20,6 +20,8 @@ public sealed class NamingTests
         Assert.True(mapper.TryGetField("Code", out var id));
         Assert.Equal("_id", id.FieldPath);
         Assert.Equal(5, copy.id);
+        Assert.Equal("keyword", copy.@class);
+        Assert.True(_dictionary.TryGetId("class", out _));
     }
 
     [Fact]

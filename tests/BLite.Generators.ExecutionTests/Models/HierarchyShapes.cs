@@ -24,6 +24,7 @@ public sealed class Customer : Entity
     public Address? Home { get; set; }
     public GeoPoint Location { get; set; }
     public GeoPoint? LastSeen { get; set; }
+    public Reading Meter { get; set; }
 }
 
 public sealed class Address
@@ -43,6 +44,21 @@ public struct GeoPoint
 {
     public double Latitude { get; set; }
     public double Longitude { get; set; }
+}
+
+/// <summary>A struct whose state is a private field: its accessors take the struct by ref.</summary>
+public struct Reading
+{
+    [BsonField("raw")]
+    private int _raw;
+
+    public Reading(int raw)
+    {
+        _raw = raw;
+    }
+
+    [BsonIgnore]
+    public readonly int Raw => _raw;
 }
 
 /// <summary>A recursive type: a tree of categories.</summary>

@@ -103,4 +103,6 @@ public sealed class Renamed
     public string Computed => Name + "!";
 
     public int id { get; set; }
+
+    public string @class { get; set; } = "";
 }
