@@ -96,6 +96,12 @@ public sealed class ComparisonDataset
 
             store.InsertBatch(batch);
         }
+
+        // A store that silently drops documents would make every later figure meaningless.
+        if (store.Count != Documents)
+        {
+            throw new InvalidOperationException($"{store.Engine} holds {store.Count} documents after loading {Documents}.");
+        }
     }
 
     /// <summary>Orders no store holds yet; each call yields different ids from every earlier call.</summary>

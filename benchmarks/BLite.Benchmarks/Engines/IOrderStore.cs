@@ -38,6 +38,9 @@ public interface IOrderStore : IOrderSession
 
     StoreDurability Durability { get; }
 
+    /// <summary>How many documents the store holds (checks a population; never timed).</summary>
+    long Count { get; }
+
     /// <summary>Inserts every document in one transaction.</summary>
     void InsertBatch(IReadOnlyList<CustomerOrder> orders);
 
@@ -53,6 +56,9 @@ public interface IOrderStore : IOrderSession
 
     /// <summary>Deletes the document with that id; false if there is none.</summary>
     bool Delete(OrderId id);
+
+    /// <summary>Deletes every listed id that is present, in one transaction; returns how many were.</summary>
+    int DeleteBatch(IReadOnlyList<OrderId> ids);
 
     /// <summary>
     /// A session for another thread (reads see committed data; writes commit at the store's

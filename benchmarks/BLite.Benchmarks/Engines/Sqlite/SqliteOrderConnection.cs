@@ -104,6 +104,27 @@ internal sealed class SqliteOrderConnection : IDisposable
         return _delete.ExecuteNonQuery() == 1;
     }
 
+    public int DeleteBatch(IReadOnlyList<OrderId> ids)
+    {
+        using var transaction = _connection.BeginTransaction();
+        _delete.Transaction = transaction;
+        try
+        {
+            var deleted = 0;
+            for (var i = 0; i < ids.Count; i++)
+            {
+                deleted += Delete(ids[i]) ? 1 : 0;
+            }
+
+            transaction.Commit();
+            return deleted;
+        }
+        finally
+        {
+            _delete.Transaction = null;
+        }
+    }
+
     public long CountRows() => _connection.ExecuteScalar<long>("SELECT count(*) FROM orders");
 
     public void Dispose()

@@ -66,6 +66,8 @@ public sealed class SqliteOrderStore : IOrderStore
 
     public bool Delete(OrderId id) => _main.Delete(id);
 
+    public int DeleteBatch(IReadOnlyList<OrderId> ids) => _main.DeleteBatch(ids);
+
     public IOrderSession OpenSession()
     {
         // A :memory: database belongs to one connection; a second connection would see another, empty database.
