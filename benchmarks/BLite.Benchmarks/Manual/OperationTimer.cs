@@ -20,7 +20,7 @@ internal sealed class OperationTimer(TimeSpan warmUp, TimeSpan budget, int minSa
     private const int MaxBatch = 256;
     private const int MinRoundSamples = 3;
     private static readonly TimeSpan JitQuietPeriod = TimeSpan.FromMilliseconds(200);
-    private static readonly TimeSpan MaxWarmUp = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan MaxWarmUp = TimeSpan.FromMilliseconds(600);
 
     /// <summary>
     /// Times <paramref name="operation"/>(index) for index = 0, 1, 2... (never reaching
