@@ -1,0 +1,241 @@
+using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
+using System.Text;
+using System.Text.Unicode;
+
+namespace BLite.Bson;
+
+public ref partial struct BsonSpanReader
+{
+    private static readonly UTF8Encoding _strictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public double ReadDouble() => BinaryPrimitives.ReadDoubleLittleEndian(Take(8));
+
+    public string ReadString()
+    {
+        var start = _position;
+        var utf8 = TakeStringBytes();
+        return utf8.IsEmpty ? string.Empty : DecodeUtf8(utf8, start);
+    }
+
+    /// <summary>The string's UTF-8 bytes without the terminator, validated, not copied.</summary>
+    public ReadOnlySpan<byte> ReadStringUtf8()
+    {
+        var start = _position;
+        var utf8 = TakeStringBytes();
+        if (!Utf8.IsValid(utf8))
+        {
+            throw new BsonFormatException("String is not valid UTF-8", start);
+        }
+
+        return utf8;
+    }
+
+    public ReadOnlySpan<byte> ReadBinary(out BsonBinarySubtype subtype)
+    {
+        var start = _position;
+        var length = BinaryPrimitives.ReadInt32LittleEndian(Take(4));
+        if (length < 0 || length > _end - _position - 1)
+        {
+            throw new BsonFormatException($"Binary length {length} is invalid for the {_end - _position - 1} bytes available", start);
+        }
+
+        subtype = (BsonBinarySubtype)_data[_position];
+        _position++;
+        return Take(length);
+    }
+
+    public ObjectId ReadObjectId() => new(Take(ObjectId.Size));
+
+    public bool ReadBoolean()
+    {
+        var start = _position;
+        var value = Take(1)[0];
+        if (value > 1)
+        {
+            throw new BsonFormatException($"Boolean byte is 0x{value:X2}; only 0x00 and 0x01 are valid", start);
+        }
+
+        return value == 1;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public int ReadInt32() => BinaryPrimitives.ReadInt32LittleEndian(Take(4));
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public long ReadInt64() => BinaryPrimitives.ReadInt64LittleEndian(Take(8));
+
+    public ulong ReadUInt64() => BinaryPrimitives.ReadUInt64LittleEndian(Take(8));
+
+    public decimal ReadDecimal()
+    {
+        var start = _position;
+        return Decimal128Encoding.Read(Take(Decimal128Encoding.Size), start);
+    }
+
+    /// <summary>Reads a binary value that must be subtype <see cref="BsonBinarySubtype.Uuid"/> with 16 bytes.</summary>
+    public Guid ReadGuid()
+    {
+        var start = _position;
+        var bytes = ReadBinary(out var subtype);
+        if (subtype != BsonBinarySubtype.Uuid || bytes.Length != 16)
+        {
+            throw new BsonFormatException($"A Guid must be 16 bytes of binary subtype 0x04; found {bytes.Length} bytes of subtype 0x{(byte)subtype:X2}", start);
+        }
+
+        return new Guid(bytes, bigEndian: true);
+    }
+
+    public DateTime ReadDateTime()
+    {
+        var start = _position;
+        return BsonTemporalEncoding.UnpackDateTime(BinaryPrimitives.ReadUInt64LittleEndian(Take(8)), start);
+    }
+
+    public DateTimeOffset ReadDateTimeOffset()
+    {
+        var start = _position;
+        var bytes = Take(10);
+        return BsonTemporalEncoding.MakeDateTimeOffset(
+            BinaryPrimitives.ReadInt64LittleEndian(bytes), BinaryPrimitives.ReadInt16LittleEndian(bytes[8..]), start);
+    }
+
+    public TimeSpan ReadTimeSpan() => new(ReadInt64());
+
+    public DateOnly ReadDateOnly()
+    {
+        var start = _position;
+        return BsonTemporalEncoding.MakeDateOnly(ReadInt32(), start);
+    }
+
+    public TimeOnly ReadTimeOnly()
+    {
+        var start = _position;
+        return BsonTemporalEncoding.MakeTimeOnly(ReadInt64(), start);
+    }
+
+    /// <summary>Skips one value of <paramref name="type"/> (a nested document or array as a whole).</summary>
+    public void SkipValue(BsonType type) => Take(GetValueSize(type));
+
+    /// <summary>
+    /// The bytes of one value (for a document or array: its length prefix through its terminator),
+    /// to copy or compare without decoding. Nested contents are not validated.
+    /// </summary>
+    public ReadOnlySpan<byte> ReadRawValue(BsonType type) => Take(GetValueSize(type));
+
+    private readonly int GetValueSize(BsonType type)
+    {
+        switch (type)
+        {
+            case BsonType.Null:
+                return 0;
+            case BsonType.Boolean:
+                return 1;
+            case BsonType.Int32:
+            case BsonType.DateOnly:
+                return 4;
+            case BsonType.Double:
+            case BsonType.Int64:
+            case BsonType.UInt64:
+            case BsonType.DateTime:
+            case BsonType.TimeSpan:
+            case BsonType.TimeOnly:
+                return 8;
+            case BsonType.DateTimeOffset:
+                return 10;
+            case BsonType.ObjectId:
+                return ObjectId.Size;
+            case BsonType.Decimal128:
+                return Decimal128Encoding.Size;
+            case BsonType.String:
+                return PeekStringSize();
+            case BsonType.Binary:
+                return checked(5 + PeekLength(0, "Binary"));
+            case BsonType.Document:
+            case BsonType.Array:
+                return PeekContainerLength();
+            default:
+                throw new BsonFormatException($"Unknown C-BSON type code 0x{(byte)type:X2}", _position);
+        }
+    }
+
+    private readonly int PeekLength(int minimum, string what)
+    {
+        if (_end - _position < 4)
+        {
+            ThrowTruncated(_position, 4);
+        }
+
+        var length = BinaryPrimitives.ReadInt32LittleEndian(_data[_position..]);
+        var extra = minimum == 1 ? 4 : 5;
+        if (length < minimum || length > _end - _position - extra)
+        {
+            throw new BsonFormatException($"{what} length {length} is invalid for the {_end - _position - extra} bytes available", _position);
+        }
+
+        return length;
+    }
+
+    private readonly int PeekStringSize()
+    {
+        var size = 4 + PeekLength(1, "String");
+        if (_data[_position + size - 1] != 0)
+        {
+            throw new BsonFormatException("String does not end with 0x00", _position + size - 1);
+        }
+
+        return size;
+    }
+
+    private readonly int PeekContainerLength()
+    {
+        if (_end - _position < 4)
+        {
+            ThrowTruncated(_position, 4);
+        }
+
+        var length = BinaryPrimitives.ReadInt32LittleEndian(_data[_position..]);
+        if (length < 5 || length > _end - _position)
+        {
+            throw new BsonFormatException($"Nested length {length} is invalid for the {_end - _position} bytes available", _position);
+        }
+
+        if (_data[_position + length - 1] != 0)
+        {
+            throw new BsonFormatException("Nested document or array does not end with 0x00", _position + length - 1);
+        }
+
+        return length;
+    }
+
+    private ReadOnlySpan<byte> TakeStringBytes()
+    {
+        var start = _position;
+        var length = BinaryPrimitives.ReadInt32LittleEndian(Take(4));
+        if (length < 1 || length > _end - _position)
+        {
+            throw new BsonFormatException($"String length {length} is invalid for the {_end - _position} bytes available", start);
+        }
+
+        var bytes = Take(length);
+        if (bytes[^1] != 0)
+        {
+            throw new BsonFormatException("String does not end with 0x00", _position - 1);
+        }
+
+        return bytes[..^1];
+    }
+
+    private static string DecodeUtf8(ReadOnlySpan<byte> utf8, int offset)
+    {
+        try
+        {
+            return _strictUtf8.GetString(utf8);
+        }
+        catch (DecoderFallbackException ex)
+        {
+            throw new BsonFormatException("String is not valid UTF-8", offset, ex);
+        }
+    }
+}

@@ -1,0 +1,181 @@
+using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
+
+namespace BLite.Bson;
+
+/// <summary>
+/// Reads C-BSON from a span, validating as it goes: every length is checked against the bytes
+/// of the enclosing document, every terminator against its document's length, every type code,
+/// and nesting depth is bounded by <see cref="BsonLimits.MaxDepth"/>. Malformed input always
+/// raises <see cref="BsonFormatException"/> with the offset of the problem.
+/// </summary>
+public ref partial struct BsonSpanReader
+{
+    private readonly ReadOnlySpan<byte> _data;
+    private int _position;
+    private int _end;
+    private int _depth;
+    private ContainerEnds _parentEnds;
+
+    public BsonSpanReader(ReadOnlySpan<byte> source)
+    {
+        _data = source;
+        _end = source.Length;
+    }
+
+    /// <summary>Offset of the next byte to read, from the start of the source span.</summary>
+    public readonly int Position => _position;
+
+    /// <summary>How many documents and arrays are open.</summary>
+    public readonly int Depth => _depth;
+
+    /// <summary>Enters the document at the current position: checks its length, pushes its end.</summary>
+    public void ReadDocumentStart() => EnterContainer("Document");
+
+    public void ReadArrayStart() => EnterContainer("Array");
+
+    /// <summary>
+    /// Reads the next element header of the current document; at the 0x00 terminator it consumes
+    /// it, leaves the document and returns false.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool TryReadFieldHeader(out BsonType type, out ushort fieldId)
+    {
+        if (_position < _end)
+        {
+            var code = _data[_position];
+            if (code != 0)
+            {
+                if (_end - _position < 3)
+                {
+                    ThrowTruncated(_position, 3);
+                }
+
+                if (!IsKnownType(code))
+                {
+                    ThrowUnknownType(code, _position);
+                }
+
+                type = (BsonType)code;
+                fieldId = BinaryPrimitives.ReadUInt16LittleEndian(_data[(_position + 1)..]);
+                _position += 3;
+                return true;
+            }
+        }
+
+        ExitContainer();
+        type = default;
+        fieldId = 0;
+        return false;
+    }
+
+    /// <summary>Like <see cref="TryReadFieldHeader"/> for array items, which carry no field id.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool TryReadItemHeader(out BsonType type)
+    {
+        if (_position < _end)
+        {
+            var code = _data[_position];
+            if (code != 0)
+            {
+                if (!IsKnownType(code))
+                {
+                    ThrowUnknownType(code, _position);
+                }
+
+                type = (BsonType)code;
+                _position++;
+                return true;
+            }
+        }
+
+        ExitContainer();
+        type = default;
+        return false;
+    }
+
+    public static bool IsKnownType(byte code) => (BsonType)code switch
+    {
+        BsonType.Double or BsonType.String or BsonType.Document or BsonType.Array or BsonType.Binary
+            or BsonType.ObjectId or BsonType.Boolean or BsonType.Null or BsonType.Int32 or BsonType.Int64
+            or BsonType.Decimal128 or BsonType.DateTime or BsonType.DateTimeOffset or BsonType.TimeSpan
+            or BsonType.DateOnly or BsonType.TimeOnly or BsonType.UInt64 => true,
+        _ => false,
+    };
+
+    private void EnterContainer(string what)
+    {
+        var start = _position;
+        if (_end - start < 4)
+        {
+            ThrowTruncated(start, 4);
+        }
+
+        var length = BinaryPrimitives.ReadInt32LittleEndian(_data[start..]);
+        if (length < 5 || length > _end - start)
+        {
+            throw new BsonFormatException(
+                $"{what} length {length} is invalid: it must be at least 5 and at most the {_end - start} bytes available", start);
+        }
+
+        if (_depth >= BsonLimits.MaxDepth)
+        {
+            throw new BsonFormatException($"Nesting exceeds the limit of {BsonLimits.MaxDepth} documents and arrays", start);
+        }
+
+        _parentEnds[_depth++] = _end;
+        _end = start + length;
+        _position = start + 4;
+    }
+
+    private void ExitContainer()
+    {
+        if (_depth == 0)
+        {
+            throw new InvalidOperationException("No document or array is open: call ReadDocumentStart or ReadArrayStart first.");
+        }
+
+        if (_position >= _end)
+        {
+            throw new BsonFormatException("Document or array has no 0x00 terminator within its declared length", _end);
+        }
+
+        if (_position + 1 != _end)
+        {
+            throw new BsonFormatException(
+                $"Document or array ends here but its length prefix says it ends at offset {_end}", _position);
+        }
+
+        _position++;
+        _end = _parentEnds[--_depth];
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ReadOnlySpan<byte> Take(int count)
+    {
+        if ((uint)count > (uint)(_end - _position))
+        {
+            ThrowTruncated(_position, count);
+        }
+
+        var span = _data.Slice(_position, count);
+        _position += count;
+        return span;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly void ThrowTruncated(int offset, long needed) =>
+        throw new BsonFormatException(
+            $"Input is truncated: {needed} bytes needed but only {_end - offset} remain in the enclosing {(_depth == 0 ? "input" : "document")}",
+            offset);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowUnknownType(byte code, int offset) =>
+        throw new BsonFormatException($"Unknown C-BSON type code 0x{code:X2}", offset);
+
+    [InlineArray(BsonLimits.MaxDepth)]
+    private struct ContainerEnds
+    {
+        private int _element0;
+    }
+}
