@@ -121,6 +121,22 @@ public sealed class KeyEncodingOrderTests
     }
 
     [Fact]
+    public void Bson_ObjectIds_order_like_their_CompareTo_and_encode_like_their_bytes()
+    {
+        var random = new Random(110);
+        var values = new List<Bson.ObjectId> { Bson.ObjectId.Empty };
+        for (var i = 0; i < RandomCount; i++)
+            values.Add(Bson.ObjectId.Create((uint)random.Next(), (ulong)random.NextInt64(0, 1L << 40), (uint)random.Next(0, 1 << 24)));
+
+        AssertOrderPreserved(values, (a, b) => a.CompareTo(b), v => TestKeys.Encode((ref KeyWriter w) => w.WriteObjectId(v)));
+        var id = values[^1];
+        var bytes = new byte[12];
+        id.WriteTo(bytes);
+        Assert.Equal(TestKeys.Encode((ref KeyWriter w) => w.WriteObjectId(bytes)), TestKeys.Encode((ref KeyWriter w) => w.WriteObjectId(id)));
+        Assert.Equal(id, new KeyReader(TestKeys.Encode((ref KeyWriter w) => w.WriteObjectId(id))).ReadObjectId());
+    }
+
+    [Fact]
     public void Times_order_like_their_CompareTo()
     {
         var random = new Random(108);
