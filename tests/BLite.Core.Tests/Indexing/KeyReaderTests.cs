@@ -57,6 +57,19 @@ public sealed class KeyReaderTests
     }
 
     [Fact]
+    public void Documented_examples_encode_byte_for_byte()
+    {
+        Assert.Equal(Convert.FromHexString("1C02822360"), TestKeys.Encode((ref KeyWriter w) => w.WriteDecimal(12.5m)));
+        Assert.Equal(Convert.FromHexString("1C007DDC9F"), TestKeys.Encode((ref KeyWriter w) => w.WriteDecimal(-12.50m)));
+        Assert.Equal(Convert.FromHexString("108000000000000001"), TestKeys.Int(1));
+        Assert.Equal(Convert.FromHexString("107FFFFFFFFFFFFFFF"), TestKeys.Int(-1));
+        Assert.Equal(Convert.FromHexString("206100FF0001"), TestKeys.Str("a\0"));
+        Assert.Equal(Convert.FromHexString("18BFF0000000000000"), TestKeys.Encode((ref KeyWriter w) => w.WriteDouble(1.0)));
+        Assert.Equal(Convert.FromHexString("180000000000000000"), TestKeys.Encode((ref KeyWriter w) => w.WriteDouble(double.NaN)));
+        Assert.Equal(Convert.FromHexString("05"), TestKeys.Encode((ref KeyWriter w) => w.WriteNull()));
+    }
+
+    [Fact]
     public void Encoded_components_can_be_split_off_a_composite_key()
     {
         var fieldKey = TestKeys.Str("shipped");
