@@ -25,7 +25,7 @@ public ref partial struct BsonSpanWriter
     }
 
     /// <summary>int32 byte count including the terminator, UTF-8 bytes, 0x00.</summary>
-    public void WriteString(ReadOnlySpan<char> v)
+    public void WriteString(scoped ReadOnlySpan<char> v)
     {
         // Short strings reserve the worst case and encode once; long ones count first so the
         // reservation does not triple their size.
@@ -37,7 +37,7 @@ public ref partial struct BsonSpanWriter
         _position += length + 5;
     }
 
-    public void WriteStringUtf8(ReadOnlySpan<byte> utf8)
+    public void WriteStringUtf8(scoped ReadOnlySpan<byte> utf8)
     {
         if (!Utf8.IsValid(utf8))
         {
@@ -52,7 +52,7 @@ public ref partial struct BsonSpanWriter
     }
 
     /// <summary>int32 byte count, subtype byte, bytes.</summary>
-    public void WriteBinary(ReadOnlySpan<byte> v, BsonBinarySubtype subtype)
+    public void WriteBinary(scoped ReadOnlySpan<byte> v, BsonBinarySubtype subtype)
     {
         var span = Reserve(checked(v.Length + 5));
         BinaryPrimitives.WriteInt32LittleEndian(span, v.Length);

@@ -1,0 +1,172 @@
+namespace BLite.Bson;
+
+/// <summary>
+/// Equality is structural and type-strict (Int32 1 differs from Int64 1; documents compare in
+/// field order). Ordering follows MongoDB's cross-type order: Null, numbers (compared by value
+/// across numeric types), String, Document, Array, Binary, ObjectId, Boolean, dates, then the
+/// BLite TimeSpan, DateOnly and TimeOnly.
+/// </summary>
+public readonly partial struct BsonValue : IEquatable<BsonValue>, IComparable<BsonValue>
+{
+    public bool Equals(BsonValue other)
+    {
+        if (Type != other.Type)
+        {
+            return false;
+        }
+
+        return Type switch
+        {
+            BsonType.Null => true,
+            BsonType.Double => AsDouble.Equals(other.AsDouble),
+            BsonType.Decimal128 => AsDecimal == other.AsDecimal,
+            BsonType.String => string.Equals(AsString, other.AsString, StringComparison.Ordinal),
+            BsonType.Document => AsDocument.Equals(other.AsDocument),
+            BsonType.Array => AsArray.Equals(other.AsArray),
+            BsonType.Binary => _subtype == other._subtype && AsBinarySpan().SequenceEqual(other.AsBinarySpan()),
+            _ => _bits == other._bits && _bits2 == other._bits2,
+        };
+    }
+
+    public override bool Equals(object? obj) => obj is BsonValue other && Equals(other);
+
+    public override int GetHashCode() => Type switch
+    {
+        BsonType.Null => 0,
+        BsonType.Double => AsDouble.GetHashCode(),
+        BsonType.Decimal128 => AsDecimal.GetHashCode(),
+        BsonType.String => StringComparer.Ordinal.GetHashCode(AsString),
+        BsonType.Document => AsDocument.GetHashCode(),
+        BsonType.Array => AsArray.GetHashCode(),
+        BsonType.Binary => HashBinary(),
+        _ => HashCode.Combine(_type, _bits, _bits2),
+    };
+
+    public static bool operator ==(BsonValue left, BsonValue right) => left.Equals(right);
+
+    public static bool operator !=(BsonValue left, BsonValue right) => !left.Equals(right);
+
+    public int CompareTo(BsonValue other)
+    {
+        var rank = TypeRank(Type).CompareTo(TypeRank(other.Type));
+        if (rank != 0)
+        {
+            return rank;
+        }
+
+        switch (Type)
+        {
+            case BsonType.Null:
+                return 0;
+            case BsonType.Int32 or BsonType.Int64 or BsonType.UInt64 or BsonType.Double or BsonType.Decimal128:
+                return CompareNumbers(this, other);
+            case BsonType.String:
+                return string.CompareOrdinal(AsString, other.AsString);
+            case BsonType.Document:
+                return AsDocument.CompareTo(other.AsDocument);
+            case BsonType.Array:
+                return AsArray.CompareTo(other.AsArray);
+            case BsonType.Binary:
+                var left = AsBinarySpan();
+                var right = other.AsBinarySpan();
+                var byLength = left.Length.CompareTo(right.Length);
+                if (byLength != 0)
+                {
+                    return byLength;
+                }
+
+                var bySubtype = _subtype.CompareTo(other._subtype);
+                return bySubtype != 0 ? bySubtype : left.SequenceCompareTo(right);
+            case BsonType.ObjectId:
+                return AsObjectId.CompareTo(other.AsObjectId);
+            case BsonType.Boolean:
+                return AsBoolean.CompareTo(other.AsBoolean);
+            case BsonType.DateTime or BsonType.DateTimeOffset:
+                return CompareInstants(this, other);
+            case BsonType.TimeSpan or BsonType.DateOnly or BsonType.TimeOnly:
+                return _bits.CompareTo(other._bits);
+            default:
+                return 0;
+        }
+    }
+
+    private static int TypeRank(BsonType type) => type switch
+    {
+        BsonType.Null => 0,
+        BsonType.Int32 or BsonType.Int64 or BsonType.UInt64 or BsonType.Double or BsonType.Decimal128 => 1,
+        BsonType.String => 2,
+        BsonType.Document => 3,
+        BsonType.Array => 4,
+        BsonType.Binary => 5,
+        BsonType.ObjectId => 6,
+        BsonType.Boolean => 7,
+        BsonType.DateTime or BsonType.DateTimeOffset => 8,
+        BsonType.TimeSpan => 9,
+        BsonType.DateOnly => 10,
+        _ => 11,
+    };
+
+    private static int CompareNumbers(BsonValue left, BsonValue right)
+    {
+        if (left.Type is BsonType.Int32 or BsonType.Int64 or BsonType.UInt64
+            && right.Type is BsonType.Int32 or BsonType.Int64 or BsonType.UInt64)
+        {
+            return left.ToInt128().CompareTo(right.ToInt128());
+        }
+
+        if (left.Type != BsonType.Double && right.Type != BsonType.Double)
+        {
+            return left.ToDecimal().CompareTo(right.ToDecimal());
+        }
+
+        // At least one double: NaN sorts below every number. Compare as doubles, and break a tie
+        // exactly when the other side is an integer that the double conversion may have rounded.
+        var l = left.ToDouble();
+        var r = right.ToDouble();
+        if (double.IsNaN(l) || double.IsNaN(r))
+        {
+            return double.IsNaN(l).CompareTo(double.IsNaN(r)) * -1;
+        }
+
+        var byDouble = l.CompareTo(r);
+        if (byDouble != 0 || double.IsInfinity(l))
+        {
+            return byDouble;
+        }
+
+        if (left.Type is BsonType.Int64 or BsonType.UInt64 && right.Type == BsonType.Double)
+        {
+            return left.ToInt128().CompareTo((Int128)r);
+        }
+
+        if (right.Type is BsonType.Int64 or BsonType.UInt64 && left.Type == BsonType.Double)
+        {
+            return ((Int128)l).CompareTo(right.ToInt128());
+        }
+
+        return 0;
+    }
+
+    private static int CompareInstants(BsonValue left, BsonValue right)
+    {
+        var byInstant = left.UtcTicksForOrdering().CompareTo(right.UtcTicksForOrdering());
+        return byInstant != 0 ? byInstant : left._bits2.CompareTo(right._bits2);
+    }
+
+    // Unspecified DateTimes are ordered as if they were UTC; Local ones by their UTC instant.
+    private long UtcTicksForOrdering() => Type == BsonType.DateTimeOffset
+        ? _bits
+        : AsDateTime is { Kind: DateTimeKind.Local } local ? local.ToUniversalTime().Ticks : AsDateTime.Ticks;
+
+    private Int128 ToInt128() => Type == BsonType.UInt64 ? (ulong)_bits : _bits;
+
+    private ReadOnlySpan<byte> AsBinarySpan() => AsBinary;
+
+    private int HashBinary()
+    {
+        var hash = new HashCode();
+        hash.Add(_subtype);
+        hash.AddBytes(AsBinarySpan());
+        return hash.ToHashCode();
+    }
+}
