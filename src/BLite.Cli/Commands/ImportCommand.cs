@@ -5,6 +5,7 @@ using BLite.Cli.Output;
 using BLite.Cli.Transfer;
 using BLite.Core;
 using BLite.Core.Collections;
+using BLite.Core.Storage;
 using BLite.Core.Transactions;
 
 namespace BLite.Cli.Commands;
@@ -61,16 +62,36 @@ internal sealed class ImportCommand : Command
 
         using var input = fromStandardInput ? context.OpenStandardInput() : new FileStream(inputPath, FileMode.Open, FileAccess.Read, FileShare.Read, 1 << 16);
         var inputName = fromStandardInput ? "standard input" : inputPath;
-        using var database = DatabaseFiles.OpenOrCreate(arguments.Positional(0)!);
+        var databasePath = arguments.Positional(0)!;
+        var created = !File.Exists(databasePath);
+        long imported;
+        try
+        {
+            imported = Import(databasePath, collectionName, DocumentSource.Read(input, format, inputName), upsert, batchSize, input, context);
+        }
+        catch when (created && batchSize == 0)
+        {
+            // One transaction, rolled back: the database this run created holds nothing, so it is removed rather than left behind empty.
+            File.Delete(databasePath);
+            File.Delete(StorageEngine.WalPathFor(databasePath));
+            throw;
+        }
+
+        context.Output.WriteLine($"imported {imported} document(s) into '{collectionName}'");
+        return ExitCodes.Ok;
+    }
+
+    private static long Import(string databasePath, string collectionName, IEnumerable<BsonDocument> documents, bool upsert, long batchSize, Stream input, CommandContext context)
+    {
+        using var database = DatabaseFiles.OpenOrCreate(databasePath);
         var collection = database.GetCollection(collectionName);
         using var progress = ProgressBar.Start(context, "importing", input.CanSeek ? input.Length : 0, "bytes");
-
         long imported = 0;
         long committed = 0;
         var write = database.BeginWrite();
         try
         {
-            foreach (var document in DocumentSource.Read(input, format, inputName))
+            foreach (var document in documents)
             {
                 Store(collection, write, document, upsert, imported + 1);
                 imported++;
@@ -86,6 +107,7 @@ internal sealed class ImportCommand : Command
             }
 
             write.Commit();
+            return imported;
         }
         catch (CommandException exception)
         {
@@ -96,9 +118,6 @@ internal sealed class ImportCommand : Command
         {
             write.Dispose();
         }
-
-        context.Output.WriteLine($"imported {imported} document(s) into '{collectionName}'");
-        return ExitCodes.Ok;
     }
 
     private static void Store(BsonCollection collection, WriteTransaction write, BsonDocument document, bool upsert, long number)
