@@ -30,8 +30,12 @@ public sealed class TestDatabase : IDisposable
     /// <summary>Verifies, closes (with the final checkpoint) and opens the database again.</summary>
     public StorageEngine Reopen(StorageOptions? options = null)
     {
-        Engine.Verify().ThrowIfInvalid();
-        Engine.Dispose();
+        if (!Engine.IsClosed)
+        {
+            Engine.Verify().ThrowIfInvalid();
+            Engine.Dispose();
+        }
+
         Engine = StorageEngine.Open(Path, options ?? Options);
         return Engine;
     }
@@ -48,8 +52,11 @@ public sealed class TestDatabase : IDisposable
     {
         try
         {
-            Engine.Verify().ThrowIfInvalid();
-            Engine.Dispose();
+            if (!Engine.IsClosed)
+            {
+                Engine.Verify().ThrowIfInvalid();
+                Engine.Dispose();
+            }
         }
         finally
         {

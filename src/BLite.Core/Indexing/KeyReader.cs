@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Text;
+using BLite.Bson;
 
 namespace BLite.Core.Indexing;
 
@@ -131,6 +132,8 @@ public ref struct KeyReader
         Expect(KeyType.ObjectId);
         return Take(12);
     }
+
+    public ObjectId ReadObjectId() => new(ReadObjectIdBytes());
 
     /// <summary>Kind is not stored in keys; the result has <see cref="DateTimeKind.Unspecified"/>.</summary>
     public DateTime ReadDateTime()

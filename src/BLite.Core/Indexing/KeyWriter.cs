@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using BLite.Bson;
 
 namespace BLite.Core.Indexing;
 
@@ -83,6 +84,14 @@ public ref partial struct KeyWriter
         var span = Reserve(13);
         span[0] = (byte)KeyType.ObjectId;
         objectIdBytes.CopyTo(span[1..]);
+    }
+
+    /// <summary>The 12 bytes of the ObjectId; orders like <see cref="ObjectId.CompareTo(ObjectId)"/>.</summary>
+    public void WriteObjectId(ObjectId value)
+    {
+        var span = Reserve(13);
+        span[0] = (byte)KeyType.ObjectId;
+        value.WriteTo(span[1..]);
     }
 
     /// <summary>By ticks only: like <see cref="DateTime.CompareTo(DateTime)"/>, Kind is ignored and no time zone conversion happens.</summary>

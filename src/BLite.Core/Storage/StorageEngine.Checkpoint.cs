@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Diagnostics;
 using BLite.Core.Storage.Paging;
+using BLite.Core.Storage.Wal;
 
 namespace BLite.Core.Storage;
 
@@ -49,6 +50,13 @@ public sealed partial class StorageEngine
                 _filePageCount = Math.Max(_filePageCount, (long)pages[^1] + 1);
                 _walEpoch++;
                 _fileEpoch++;
+            }
+
+            if (_walDevice.Length > 2 * Options.WalCheckpointThresholdBytes)
+            {
+                // One huge transaction stretched the log: give the space back, but not after every
+                // checkpoint, since overwriting an allocated file is cheaper than growing it again.
+                _walDevice.SetLength(WalFormat.HeaderSize);
             }
 
             _wal.Restart(_wal.Generation + 1);

@@ -89,9 +89,13 @@ public sealed partial class StorageEngine
 
     private static StorageEngine OpenCore(string path, IStorageDevice file, IStorageDevice walDevice, StorageOptions options)
     {
-        var probe = ProbeHeader(file, path, walMayHoldHeader: true);
         var scan = WalScanner.Scan(walDevice, path);
         var recovering = scan.HeaderValid && scan.TransactionCount > 0;
+
+        // Creation writes page 0 to the file only in its first checkpoint; a crash during that
+        // write can leave a file without its magic while the WAL still holds the header page.
+        var walHoldsHeader = recovering && scan.CommittedFrames.Exists(frame => frame.PageId == PageIds.Header);
+        var probe = ProbeHeader(file, path, walMayHoldHeader: walHoldsHeader);
         if (probe is { } header && recovering && (scan.PageSize != header.PageSize || scan.DatabaseId != header.DatabaseId))
         {
             throw new BLiteException($"The write-ahead log '{walDevice.Name}' belongs to another database than '{path}' (different database id or page size); refusing to apply it.");
@@ -125,6 +129,11 @@ public sealed partial class StorageEngine
             engine.CheckHeaderPage();
             return engine;
         }
+        catch (IOException exception)
+        {
+            engine.CloseWithoutCheckpoint();
+            throw new BLiteException($"Opening database '{path}' failed: {exception.Message}", exception);
+        }
         catch
         {
             engine.CloseWithoutCheckpoint();
@@ -148,12 +157,12 @@ public sealed partial class StorageEngine
         Span<byte> prefix = stackalloc byte[DatabaseHeader.FixedPrefixSize];
         if (length < prefix.Length || file.Read(0, prefix) < prefix.Length)
         {
-            return walMayHoldHeader ? null : throw NotADatabase(path);
+            return walMayHoldHeader || length == 0 ? null : throw NotADatabase(path);
         }
 
         if (!DatabaseHeader.HasMagic(prefix))
         {
-            throw NotADatabase(path);
+            return walMayHoldHeader ? null : throw NotADatabase(path);
         }
 
         var header = DatabaseHeader.Read(prefix);

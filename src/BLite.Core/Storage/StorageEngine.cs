@@ -66,6 +66,17 @@ public sealed partial class StorageEngine : IDisposable
 
     internal ulong DatabaseId { get; }
 
+    internal bool IsClosed
+    {
+        get
+        {
+            lock (_sync)
+            {
+                return _disposed;
+            }
+        }
+    }
+
     /// <summary>Starts a snapshot reader: it sees every commit acknowledged before this call, and nothing later.</summary>
     public ReadTransaction BeginRead()
     {

@@ -108,7 +108,16 @@ public sealed partial class WriteTransaction : IPageWriter, IDisposable
         }
 
         _freedInOrder.Add(pageId);
-        _dirty.Remove(pageId);
+        if (pageId >= _originalHeader.PageCount)
+        {
+            // Allocated past the old end by this transaction: it has no committed image anywhere,
+            // so it is written (zeroed) anyway, or the file would hold a hole below its page count.
+            _dirty[pageId] = new byte[_engine.PageSize];
+        }
+        else
+        {
+            _dirty.Remove(pageId);
+        }
     }
 
     /// <summary>Throws away every change; the writer slot is released.</summary>

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using BLite.Bson;
 using BLite.Core.Collections;
 using BLite.Core.Indexing;
@@ -14,10 +15,19 @@ internal sealed class CollectionModel
     private readonly IReadOnlyList<IndexDefinition> _indexes;
     private readonly BsonFieldDictionary _fields;
 
+    // Model documents are never mutated, so each one's keys are computed once and shared by copies.
+    private readonly ConditionalWeakTable<BsonDocument, List<byte[]>[]> _keys;
+
     public CollectionModel(IReadOnlyList<IndexDefinition> indexes, BsonFieldDictionary fields)
+        : this(indexes, fields, new ConditionalWeakTable<BsonDocument, List<byte[]>[]>())
+    {
+    }
+
+    private CollectionModel(IReadOnlyList<IndexDefinition> indexes, BsonFieldDictionary fields, ConditionalWeakTable<BsonDocument, List<byte[]>[]> keys)
     {
         _indexes = indexes;
         _fields = fields;
+        _keys = keys;
         Entries = indexes.Select(_ => new SortedSet<(byte[] Key, int Id)>(EntryComparer.Instance)).ToArray();
     }
 
@@ -27,7 +37,7 @@ internal sealed class CollectionModel
 
     public CollectionModel Copy()
     {
-        var copy = new CollectionModel(_indexes, _fields) { Documents = new SortedDictionary<int, BsonDocument>(Documents) };
+        var copy = new CollectionModel(_indexes, _fields, _keys) { Documents = new SortedDictionary<int, BsonDocument>(Documents) };
         copy.Entries = Entries.Select(e => new SortedSet<(byte[] Key, int Id)>(e, EntryComparer.Instance)).ToArray();
         return copy;
     }
@@ -42,7 +52,7 @@ internal sealed class CollectionModel
                 continue;
             }
 
-            foreach (var key in ModelIndexKeys.Keys(document, _indexes[i].FieldPaths, _fields))
+            foreach (var key in KeysOf(document)[i])
             {
                 var view = Entries[i].GetViewBetween((key, int.MinValue), (key, int.MaxValue));
                 if (view.Any(e => e.Id != id))
@@ -61,7 +71,7 @@ internal sealed class CollectionModel
         Documents[id] = document;
         for (var i = 0; i < _indexes.Count; i++)
         {
-            foreach (var key in ModelIndexKeys.Keys(document, _indexes[i].FieldPaths, _fields))
+            foreach (var key in KeysOf(document)[i])
             {
                 Entries[i].Add((key, id));
             }
@@ -77,7 +87,7 @@ internal sealed class CollectionModel
 
         for (var i = 0; i < _indexes.Count; i++)
         {
-            foreach (var key in ModelIndexKeys.Keys(old, _indexes[i].FieldPaths, _fields))
+            foreach (var key in KeysOf(old)[i])
             {
                 Entries[i].Remove((key, id));
             }
@@ -85,6 +95,9 @@ internal sealed class CollectionModel
 
         return true;
     }
+
+    private List<byte[]>[] KeysOf(BsonDocument document) =>
+        _keys.GetValue(document, d => _indexes.Select(index => ModelIndexKeys.Keys(d, index.FieldPaths, _fields)).ToArray());
 
     /// <summary>Ids of the entries whose field key starts with <paramref name="prefix"/>, in index order.</summary>
     public List<int> IdsWithPrefix(int index, byte[] prefix)

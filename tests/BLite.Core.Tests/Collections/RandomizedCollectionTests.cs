@@ -109,7 +109,7 @@ public sealed class RandomizedCollectionTests
                 using (var read = _test.Database.BeginRead())
                 {
                     Assert.Equal(_committed.Documents.Count, Collection.Count(read));
-                    if (Batches % 8 == 0 || Done >= operations)
+                    if (Batches % 16 == 0 || Done >= operations)
                     {
                         CompareEverything(read, _committed);
                     }
@@ -126,24 +126,24 @@ public sealed class RandomizedCollectionTests
         private void Step(WriteTransaction write)
         {
             var id = _random.Next(IdSpace);
-            switch (_random.Next(20))
+            switch (_random.Next(40))
             {
-                case < 6:
+                case < 8:
                     Insert(write, id);
                     break;
-                case < 10:
+                case < 13:
                     Update(write, id, upsert: false);
                     break;
-                case < 12:
+                case < 16:
                     Update(write, id, upsert: true);
                     break;
-                case < 15:
+                case < 20:
                     Assert.Equal(_working.Remove(id), Collection.Delete(write, id));
                     break;
-                case < 17:
+                case < 32:
                     Assert.Equal(_working.Documents.GetValueOrDefault(id), Collection.FindById(write, id));
                     break;
-                case < 19:
+                case < 37:
                     QueryIndex(write);
                     break;
                 default:
@@ -221,7 +221,8 @@ public sealed class RandomizedCollectionTests
             var cursor = Collection.Documents.ScanIndex(write, definition.Name, prefix, descending);
             while (cursor.MoveNext())
             {
-                actual.Add(BsonDocument.FromBytes(cursor.Document.Span, _test.Database.Fields)["_id"].AsInt32);
+                Assert.False(cursor.Document.IsEmpty);
+                actual.Add(new KeyReader(cursor.PrimaryKey).ReadInt32());
             }
 
             Assert.Equal(expected, actual);
@@ -231,15 +232,22 @@ public sealed class RandomizedCollectionTests
         {
             Queries++;
             var low = _random.Next(IdSpace);
-            var high = low + _random.Next(200);
+            var high = low + _random.Next(60);
             var descending = _random.Next(2) == 0;
-            var expected = _working.Documents.Keys.Where(k => k >= low && k < high).ToList();
+            var expected = Enumerable.Range(low, high - low).Where(_working.Documents.ContainsKey).ToList();
             if (descending)
             {
                 expected.Reverse();
             }
 
-            var actual = Collection.FindByIdRange(write, low, high, upperInclusive: false, descending: descending).Select(d => d["_id"].AsInt32).ToList();
+            var range = KeyRange.Between(IndexKeys.EncodeId(low), true, IndexKeys.EncodeId(high), false);
+            var actual = new List<int>();
+            var cursor = Collection.Documents.Scan(write, range, descending);
+            while (cursor.MoveNext())
+            {
+                actual.Add(new KeyReader(cursor.PrimaryKey).ReadInt32());
+            }
+
             Assert.Equal(expected, actual);
         }
 
