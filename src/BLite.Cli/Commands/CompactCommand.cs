@@ -61,7 +61,7 @@ internal sealed class CompactCommand : Command
 
         var sizeAfter = DatabaseFiles.LengthOrZero(path);
         var saved = sizeBefore == 0 ? 0 : 100.0 * (sizeBefore - sizeAfter) / sizeBefore;
-        context.Output.WriteLine($"compacted '{path}': {InfoCommand.Bytes(sizeBefore)} -> {InfoCommand.Bytes(sizeAfter)} ({saved:0.#}% smaller)");
+        context.Output.WriteLine($"compacted '{path}': {InfoCommand.Bytes(sizeBefore)} (file and WAL) -> {InfoCommand.Bytes(sizeAfter)} ({saved:0.#}% smaller)");
         return ExitCodes.Ok;
     }
 

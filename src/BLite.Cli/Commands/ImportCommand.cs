@@ -54,7 +54,7 @@ internal sealed class ImportCommand : Command
         var format = TransferFormats.Resolve(arguments.Value("format"), fromStandardInput ? null : inputPath, Name);
         var batchSize = arguments.NonNegativeInteger("batch-size", 0);
         var upsert = arguments.Flag("upsert");
-        CatalogNamesCheck(collectionName);
+        ValidateCollectionName(collectionName);
         if (!fromStandardInput && !File.Exists(inputPath))
         {
             throw new CommandException($"input file '{inputPath}' does not exist.");
@@ -140,7 +140,7 @@ internal sealed class ImportCommand : Command
         }
     }
 
-    private void CatalogNamesCheck(string collectionName)
+    private void ValidateCollectionName(string collectionName)
     {
         try
         {
