@@ -3,13 +3,21 @@ using System.Linq.Expressions;
 
 namespace BLite.Linq;
 
-/// <summary>
-/// A LINQ query over a BLite collection. Where / OrderBy / Skip / Take run in the engine (with
-/// index selection); Select, GroupBy and aggregates run on the documents it returns. Create one
-/// from a source with <c>new BLiteQueryable&lt;T&gt;(source)</c>; collections do this in
-/// <c>AsQueryable()</c>.
-/// </summary>
-public sealed class BLiteQueryable<T> : IOrderedQueryable<T>, IAsyncEnumerable<T>
+/// <summary>Starts LINQ queries over a document source.</summary>
+public static class BLiteQuery
+{
+    /// <summary>
+    /// A LINQ query over <paramref name="source"/>. Where / OrderBy / Skip / Take run in the
+    /// engine (with index selection); Select, GroupBy and aggregates run on the documents it
+    /// returns. Typed as <see cref="IQueryable{T}"/> on purpose: the query object is also an
+    /// <see cref="IAsyncEnumerable{T}"/>, and exposing both statically would make every LINQ
+    /// operator ambiguous with System.Linq.AsyncEnumerable.
+    /// </summary>
+    public static IQueryable<T> Create<T>(IDocumentQuerySource<T> source) => new BLiteQueryable<T>(source);
+}
+
+/// <summary>The query object behind <see cref="BLiteQuery.Create{T}"/>.</summary>
+internal sealed class BLiteQueryable<T> : IOrderedQueryable<T>, IAsyncEnumerable<T>
 {
     private readonly IBLiteQueryProvider _provider;
 
@@ -38,9 +46,6 @@ public sealed class BLiteQueryable<T> : IOrderedQueryable<T>, IAsyncEnumerable<T
 
     public IAsyncEnumerator<T> GetAsyncEnumerator(CancellationToken cancellationToken = default) =>
         _provider.ExecuteSequenceAsync<T>(Expression, cancellationToken).GetAsyncEnumerator(cancellationToken);
-
-    /// <summary>The plan the engine will use for this query (see docs/query.md, "Explain").</summary>
-    public string Explain() => _provider.Explain(Expression);
 
     public override string ToString() => Expression.ToString();
 }

@@ -87,7 +87,8 @@ public sealed class QueryPlan
 
     /// <summary>The plan to fall back on when <see cref="TryResolveRanges"/> refuses: a full scan with the whole filter.</summary>
     public QueryPlan AsFullScan() =>
-        IsFullScan ? this : new QueryPlan(Query, PlanStrategy.FullScan, null, [], false, Query.Filter, Query.Sort.Count > 0, 0);
+        IsFullScan ? this : new QueryPlan(Query, PlanStrategy.FullScan, null, [], false,
+            Query.Filter is AndFilter { Filters.Count: 0 } ? null : Query.Filter, Query.Sort.Count > 0, 0);
 
     /// <summary>
     /// A readable description of the plan, one fact per line:

@@ -31,7 +31,7 @@ public static partial class QueryPlanner
 
         var conjuncts = Conjuncts(query.Filter);
         var conditions = CollectConditions(conjuncts);
-        var best = new QueryPlan(query, PlanStrategy.FullScan, null, [], false, query.Filter, query.Sort.Count > 0, 0);
+        var best = new QueryPlan(query, PlanStrategy.FullScan, null, [], false, Residual(conjuncts, new HashSet<QueryFilter>()), query.Sort.Count > 0, 0);
         foreach (var index in indexes)
         {
             ArgumentNullException.ThrowIfNull(index, nameof(indexes));
@@ -225,8 +225,9 @@ public static partial class QueryPlanner
                 continue;
             }
 
+            // An IN on the first unpinned field still yields that field in order: its ranges are
+            // resolved in value order, one after the other.
             if (index.MultiKey || position >= index.Fields.Count || !index.Fields[position].Equals(key.Path)
-                || (position < bounds.Count && bounds[position].Kind == IndexBoundKind.In)
                 || (direction is { } d && d != key.Descending))
             {
                 return false;
@@ -310,7 +311,7 @@ public static partial class QueryPlanner
         return BsonNumbers.TryGetInt64(take.Constant, out var t) && t + skipCount <= SmallTakeLimit;
     }
 
-    private static QueryFilter? Residual(List<QueryFilter> conjuncts, HashSet<QueryFilter> consumed)
+    internal static QueryFilter? Residual(List<QueryFilter> conjuncts, IReadOnlySet<QueryFilter> consumed)
     {
         var remaining = conjuncts.FindAll(c => !consumed.Contains(c));
         return remaining.Count switch

@@ -94,7 +94,7 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
         {
             ExpressionType.Parameter or ExpressionType.Lambda or ExpressionType.Quote => false,
             ExpressionType.Extension => false,
-            ExpressionType.Constant => !IsShapeConstant(((ConstantExpression)node).Value),
+            ExpressionType.Constant => !IsShapeConstant(((ConstantExpression)node).Value) && !IsComparer(node.Type),
 
             // A reference-type object built in the query would be shared by every row if lifted.
             ExpressionType.New or ExpressionType.MemberInit or ExpressionType.ListInit
@@ -105,9 +105,17 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
         /// <summary>Constants that decide the translation itself and therefore belong to the shape.</summary>
         internal static bool IsShapeConstant(object? value) => value is IQueryable or StringComparison;
 
+        /// <summary>
+        /// Comparer arguments (C# 14 binds <c>array.Contains(x)</c> to a MemoryExtensions overload
+        /// with a null comparer) decide whether the call is translatable, so they stay in the shape.
+        /// </summary>
+        private static bool IsComparer(Type type) => type.IsGenericType
+            && type.GetGenericTypeDefinition() is var definition
+            && (definition == typeof(IEqualityComparer<>) || definition == typeof(IComparer<>));
+
         protected override Expression VisitConstant(ConstantExpression node)
         {
-            if (IsShapeConstant(node.Value))
+            if (IsShapeConstant(node.Value) || IsComparer(node.Type))
             {
                 _blocked = true;
             }

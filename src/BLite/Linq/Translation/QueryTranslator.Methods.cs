@@ -98,18 +98,13 @@ internal sealed partial class QueryTranslator
         {
             (collection, item) = (call.Object, call.Arguments[0]);
         }
-        else if (call.Object is null && call.Arguments.Count is 2 or 3
-            && (call.Arguments.Count == 2 || call.Arguments[2] is ConstantExpression { Value: null } or QueryParameterExpression))
+        else if (call.Object is null && (call.Arguments.Count == 2 || (call.Arguments.Count == 3 && call.Arguments[2] is ConstantExpression { Value: null })))
         {
             (collection, item) = (UnwrapSpan(call.Arguments[0]), call.Arguments[1]);
-            if (call.Arguments.Count == 3 && call.Arguments[2] is QueryParameterExpression)
-            {
-                throw Unsupported(call, "Contains with a custom comparer is not supported");
-            }
         }
         else
         {
-            throw Unsupported(call, "this Contains overload is not supported");
+            throw Unsupported(call, "Contains with a custom comparer is not supported");
         }
 
         if (TryPath(item, root, out var path) && TryOperand(collection, out var list, ParameterUse.List))
