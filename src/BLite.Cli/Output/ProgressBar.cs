@@ -1,3 +1,4 @@
+using System.Globalization;
 using BLite.Cli.Commands;
 
 namespace BLite.Cli.Output;
@@ -15,7 +16,7 @@ internal sealed class ProgressBar : IDisposable
     private readonly string _label;
     private readonly string _unit;
     private long _total;
-    private long _lastDraw = long.MinValue;
+    private long _lastDraw = -RedrawIntervalMs;
     private int _lastLength;
 
     private ProgressBar(TextWriter? error, string label, long total, string unit)
@@ -67,11 +68,11 @@ internal sealed class ProgressBar : IDisposable
         {
             var fraction = Math.Clamp((double)done / _total, 0, 1);
             var filled = (int)(fraction * Width);
-            text = $"{_label} [{new string('#', filled)}{new string('-', Width - filled)}] {fraction * 100,3:0}% {done:N0}/{_total:N0} {_unit}";
+            text = string.Create(CultureInfo.InvariantCulture, $"{_label} [{new string('#', filled)}{new string('-', Width - filled)}] {fraction * 100,3:0}% {done:N0}/{_total:N0} {_unit}");
         }
         else
         {
-            text = $"{_label} {done:N0} {_unit}";
+            text = string.Create(CultureInfo.InvariantCulture, $"{_label} {done:N0} {_unit}");
         }
 
         _error!.Write('\r' + text.PadRight(_lastLength));
