@@ -141,6 +141,21 @@ public class ExportImportCommandTests
     }
 
     [Fact]
+    public void Import_in_batches_keeps_the_batches_committed_before_an_error_and_says_so()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File("new.blite");
+        var input = directory.File("five.jsonl");
+        File.WriteAllText(input, "{\"_id\":1}\n{\"_id\":2}\n{\"_id\":3}\n{\"_id\":4}\n{\"_id\":5,\n");
+
+        var result = BliteProcess.Run("import", path, "things", input, "--batch-size", "2");
+
+        CliAssert.FailedWithOneLine(result, 3, "line 5");
+        Assert.Contains("(4 document(s) committed in earlier batches were kept)", result.Stderr);
+        Assert.Equal([1, 2, 3, 4], TestDatabases.ReadAll(path, "things").Select(d => d["_id"].AsInt32));
+    }
+
+    [Fact]
     public void Import_of_truncated_bson_fails_with_the_offset()
     {
         using var directory = new TempDirectory();
