@@ -17,6 +17,8 @@ internal static class Program
             return CommitForever(args[1], Enum.Parse<Durability>(args[2]), int.Parse(args[3], System.Globalization.CultureInfo.InvariantCulture));
         }
 
+        if (args.Length >= 3 && args[0] == "indexed") return IndexedWorkload.Run(args[1], Enum.Parse<Durability>(args[2]));
+
         if (args.Length >= 2 && args[0] == "try-open")
         {
             return TryOpen(args[1]);
