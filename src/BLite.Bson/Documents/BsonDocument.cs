@@ -1,5 +1,4 @@
 using System.Collections;
-using System.Diagnostics.CodeAnalysis;
 
 namespace BLite.Bson;
 
@@ -102,7 +101,7 @@ public sealed partial class BsonDocument : IEnumerable<KeyValuePair<string, Bson
     }
 
     /// <summary>Follows a dotted path ("a.b.2.c") through documents and arrays (numeric parts index arrays).</summary>
-    public bool TryGetPath(string path, [NotNullWhen(true)] out BsonValue? value)
+    public bool TryGetPath(string path, out BsonValue value)
     {
         ArgumentNullException.ThrowIfNull(path);
         BsonValue current = this;
@@ -119,7 +118,7 @@ public sealed partial class BsonDocument : IEnumerable<KeyValuePair<string, Bson
             }
             else
             {
-                value = null;
+                value = default;
                 return false;
             }
         }

@@ -94,6 +94,26 @@ public ref partial struct BsonSpanReader
         return false;
     }
 
+    /// <summary>
+    /// Scans the rest of the current document for <paramref name="fieldId"/>, skipping other
+    /// values. Found: the reader is positioned on its value. Not found: the document's terminator
+    /// has been consumed, as after <see cref="TryReadFieldHeader"/> returned false.
+    /// </summary>
+    public bool TryFindField(ushort fieldId, out BsonType type)
+    {
+        while (TryReadFieldHeader(out type, out var id))
+        {
+            if (id == fieldId)
+            {
+                return true;
+            }
+
+            SkipValue(type);
+        }
+
+        return false;
+    }
+
     public static bool IsKnownType(byte code) => (BsonType)code switch
     {
         BsonType.Double or BsonType.String or BsonType.Document or BsonType.Array or BsonType.Binary

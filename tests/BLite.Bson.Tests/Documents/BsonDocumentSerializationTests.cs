@@ -101,4 +101,23 @@ public class BsonDocumentSerializationTests
         reader.TryReadFieldHeader(out type, out _);
         Assert.Equal("yes", reader.ReadString());
     }
+
+    [Fact]
+    public void TryFindField_positions_on_the_value_or_leaves_the_document()
+    {
+        var dictionary = new BsonFieldDictionary();
+        var bytes = new BsonDocument { { "a", new BsonArray { 1, 2 } }, { "b", "x" }, { "c", 3 } }.ToBytes(dictionary);
+        dictionary.TryGetId("c", out var c);
+        var reader = new BsonSpanReader(bytes);
+        reader.ReadDocumentStart();
+        Assert.True(reader.TryFindField(c, out var type));
+        Assert.Equal(BsonType.Int32, type);
+        Assert.Equal(3, reader.ReadInt32());
+
+        var missing = new BsonSpanReader(bytes);
+        missing.ReadDocumentStart();
+        Assert.False(missing.TryFindField(dictionary.GetOrAdd("absent"), out _));
+        Assert.Equal(bytes.Length, missing.Position);
+        Assert.Equal(0, missing.Depth);
+    }
 }

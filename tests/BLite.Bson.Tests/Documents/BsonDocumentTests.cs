@@ -45,9 +45,9 @@ public class BsonDocumentTests
     {
         var document = BsonDocument.Parse("""{"a":{"b":[10,{"c":"deep"}]}}""");
         Assert.True(document.TryGetPath("a.b.1.c", out var value));
-        Assert.Equal("deep", value.Value.AsString);
+        Assert.Equal("deep", value.AsString);
         Assert.True(document.TryGetPath("a.b.0", out value));
-        Assert.Equal(10, value.Value.AsInt32);
+        Assert.Equal(10, value.AsInt32);
         Assert.False(document.TryGetPath("a.b.2", out _));
         Assert.False(document.TryGetPath("a.x", out _));
     }
