@@ -1,6 +1,23 @@
+using BenchmarkDotNet.Running;
+using BLite.Benchmarks.Manual;
+
 namespace BLite.Benchmarks;
 
+/// <summary>
+/// <c>manual [--documents N] [--json FILE]</c> runs the quick side-by-side mode; anything else goes
+/// to BenchmarkDotNet, which finds every benchmark class in this assembly (Comparison, Storage,
+/// Indexing, Serialization...), e.g. <c>-- --filter '*'</c> or <c>-- --list flat</c>.
+/// </summary>
 internal static class Program
 {
-    private static int Main() => 0;
+    private static int Main(string[] args)
+    {
+        if (args.Length > 0 && args[0] == "manual")
+        {
+            return ManualMode.Run(args[1..]);
+        }
+
+        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+        return 0;
+    }
 }

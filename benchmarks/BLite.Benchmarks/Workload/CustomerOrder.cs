@@ -1,9 +1,17 @@
+using BLite.Bson;
+using BLite.Bson.Mapping;
+
 namespace BLite.Benchmarks.Workload;
 
-/// <summary>The e-commerce order of the shared benchmark workload (about 1–2 KB serialized).</summary>
+/// <summary>
+/// The e-commerce order of the shared benchmark workload (about 1–2 KB serialized). BLite maps it
+/// with a compile-time mapper (<c>CustomerOrderDocumentMapper</c>); peers that need a string id use
+/// <c>Id.ToString()</c> (24 lowercase hex digits).
+/// </summary>
+[BLiteDocument]
 public sealed class CustomerOrder
 {
-    public string Id { get; set; } = "";
+    public ObjectId Id { get; set; }
     public string OrderNumber { get; set; } = "";
     public DateTime PlacedAt { get; set; }
     public string Status { get; set; } = "";

@@ -1,8 +1,10 @@
+using BLite.Bson;
+
 namespace BLite.Benchmarks.Workload;
 
 /// <summary>
-/// Seeded, so every run and every engine sees the same documents. Ids are 24-hex-digit strings
-/// (ObjectId text form) so every peer can store them as they are.
+/// Seeded, so every run and every engine sees the same documents. Ids are ObjectIds whose text
+/// form (<see cref="ObjectIdText"/>) peers without an ObjectId type store as a string.
 /// </summary>
 public sealed class OrderGenerator
 {
@@ -59,7 +61,7 @@ public sealed class OrderGenerator
         var name = $"{Pick(FirstNames)} {Pick(LastNames)}";
         return new CustomerOrder
         {
-            Id = ObjectIdText(n),
+            Id = ObjectIdFor(n),
             OrderNumber = $"ORD-{n + 100_000}",
             PlacedAt = placedAt,
             Status = Statuses[n % Statuses.Length],
@@ -93,6 +95,9 @@ public sealed class OrderGenerator
 
     /// <summary>A 24-hex-digit id whose first 4 bytes follow placement order, like an ObjectId's timestamp.</summary>
     public static string ObjectIdText(int sequence) => $"{0x65000000 + sequence:x8}{0xB17E:x4}{sequence:x12}";
+
+    /// <summary>The ObjectId whose text form is <see cref="ObjectIdText"/>.</summary>
+    public static ObjectId ObjectIdFor(int sequence) => ObjectId.Parse(ObjectIdText(sequence));
 
     private PostalAddress Address()
     {

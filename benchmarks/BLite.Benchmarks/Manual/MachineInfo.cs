@@ -1,0 +1,49 @@
+using System.Runtime.InteropServices;
+
+namespace BLite.Benchmarks.Manual;
+
+/// <summary>Where the figures came from: they mean little without it.</summary>
+public sealed record MachineInfo(string Description, string Runtime)
+{
+    public static MachineInfo Current()
+    {
+        var description = $"{OperatingSystemName()}, {CpuModel()}, {Environment.ProcessorCount} logical cores";
+        var runtime = $"{RuntimeInformation.FrameworkDescription} ({RuntimeInformation.ProcessArchitecture})";
+        return new MachineInfo(description, runtime);
+    }
+
+    private static string OperatingSystemName()
+    {
+        const string osRelease = "/etc/os-release";
+        if (File.Exists(osRelease))
+        {
+            foreach (var line in File.ReadLines(osRelease))
+            {
+                if (line.StartsWith("PRETTY_NAME=", StringComparison.Ordinal))
+                {
+                    return $"{line["PRETTY_NAME=".Length..].Trim('"')} (kernel {Environment.OSVersion.Version})";
+                }
+            }
+        }
+
+        return RuntimeInformation.OSDescription;
+    }
+
+    private static string CpuModel()
+    {
+        const string cpuInfo = "/proc/cpuinfo";
+        if (File.Exists(cpuInfo))
+        {
+            foreach (var line in File.ReadLines(cpuInfo))
+            {
+                if (line.StartsWith("model name", StringComparison.Ordinal))
+                {
+                    var colon = line.IndexOf(':', StringComparison.Ordinal);
+                    return line[(colon + 1)..].Trim();
+                }
+            }
+        }
+
+        return $"unknown CPU ({RuntimeInformation.OSArchitecture})";
+    }
+}

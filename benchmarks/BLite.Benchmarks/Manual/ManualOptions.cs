@@ -1,0 +1,48 @@
+using System.Globalization;
+
+namespace BLite.Benchmarks.Manual;
+
+/// <summary>Command line of <c>manual [--documents N] [--json FILE]</c>.</summary>
+public sealed record ManualOptions(int Documents, string? JsonPath)
+{
+    public const int DefaultDocuments = 1000;
+    public const string Usage = "usage: BLite.Benchmarks manual [--documents N] [--json FILE]";
+
+    /// <summary>Parses the arguments after "manual"; false with a message naming the problem otherwise.</summary>
+    public static bool TryParse(IReadOnlyList<string> args, out ManualOptions options, out string error)
+    {
+        var documents = DefaultDocuments;
+        string? jsonPath = null;
+        options = new ManualOptions(documents, jsonPath);
+        for (var i = 0; i < args.Count; i++)
+        {
+            var name = args[i];
+            if (name is not ("--documents" or "--json"))
+            {
+                error = $"unknown argument '{name}'";
+                return false;
+            }
+
+            if (i + 1 >= args.Count)
+            {
+                error = $"{name} needs a value";
+                return false;
+            }
+
+            var value = args[++i];
+            if (name == "--json")
+            {
+                jsonPath = value;
+            }
+            else if (!int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out documents) || documents < 1)
+            {
+                error = $"--documents must be a whole number of at least 1, not '{value}'";
+                return false;
+            }
+        }
+
+        options = new ManualOptions(documents, jsonPath);
+        error = "";
+        return true;
+    }
+}

@@ -1,0 +1,158 @@
+using System.Buffers;
+using BLite.Bson;
+using BLite.Core.Indexing;
+
+namespace BLite.Core.Collections.Indexes;
+
+/// <summary>
+/// Turns C-BSON values (read straight from document bytes) into order-preserving key components.
+/// Embedded documents and nested arrays have no key type of their own: they are encoded as
+/// binary over their raw C-BSON bytes, which gives exact equality (the common use) and a
+/// stable, if not meaningful, order.
+/// </summary>
+internal static class IndexKeyCodec
+{
+    /// <summary>
+    /// Encodes one combination of field values. <paramref name="maxLength"/> is what the tree
+    /// leaves for the field key once the primary key is appended; a longer key throws
+    /// <see cref="BLiteKeyTooLargeException"/> before anything is written.
+    /// </summary>
+    public static byte[] EncodeComponents(ReadOnlySpan<byte> document, ReadOnlySpan<FieldValueRef> components, int maxLength)
+    {
+        var buffer = ArrayPool<byte>.Shared.Rent(maxLength);
+        try
+        {
+            var writer = new KeyWriter(buffer.AsSpan(0, maxLength));
+            foreach (var component in components)
+            {
+                AppendValue(ref writer, component.Type, component.Bytes(document));
+            }
+
+            return writer.WrittenSpan.ToArray();
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+
+    /// <summary>
+    /// The primary key of a document: its <c>_id</c> as one component, or, when <c>_id</c> is an
+    /// embedded document (a composite id), each of its fields' values in order.
+    /// </summary>
+    public static byte[] EncodePrimaryKey(ReadOnlySpan<byte> document, FieldValueRef id, int maxLength)
+    {
+        var buffer = ArrayPool<byte>.Shared.Rent(maxLength);
+        try
+        {
+            var writer = new KeyWriter(buffer.AsSpan(0, maxLength));
+            AppendId(ref writer, id.Type, id.Bytes(document));
+            return writer.WrittenSpan.ToArray();
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+
+    public static void AppendId(ref KeyWriter writer, BsonType type, ReadOnlySpan<byte> raw)
+    {
+        switch (type)
+        {
+            case BsonType.Null:
+                throw new BLiteException("A document's _id cannot be null.");
+            case BsonType.Array:
+                throw new BLiteException("A document's _id cannot be an array.");
+            case BsonType.Document:
+                var reader = new BsonSpanReader(raw);
+                reader.ReadDocumentStart();
+                var parts = 0;
+                while (reader.TryReadFieldHeader(out var partType, out _))
+                {
+                    if (partType is BsonType.Document or BsonType.Array or BsonType.Null)
+                    {
+                        throw new BLiteException($"A composite _id may hold only scalar values, not {partType}.");
+                    }
+
+                    var part = reader.ReadRawValue(partType);
+                    AppendValue(ref writer, partType, part);
+                    parts++;
+                }
+
+                if (parts == 0)
+                {
+                    throw new BLiteException("A composite _id needs at least one field.");
+                }
+
+                break;
+            default:
+                AppendValue(ref writer, type, raw);
+                break;
+        }
+    }
+
+    public static void AppendValue(ref KeyWriter writer, BsonType type, ReadOnlySpan<byte> raw)
+    {
+        var reader = new BsonSpanReader(raw);
+        switch (type)
+        {
+            case BsonType.Null:
+                writer.WriteNull();
+                break;
+            case BsonType.Double:
+                writer.WriteDouble(reader.ReadDouble());
+                break;
+            case BsonType.String:
+                writer.WriteStringUtf8(reader.ReadStringUtf8());
+                break;
+            case BsonType.Binary:
+                var bytes = reader.ReadBinary(out var subtype);
+                if (subtype == BsonBinarySubtype.Uuid && bytes.Length == 16)
+                {
+                    writer.WriteGuid(new BsonSpanReader(raw).ReadGuid());
+                }
+                else
+                {
+                    writer.WriteBinary(bytes);
+                }
+
+                break;
+            case BsonType.ObjectId:
+                writer.WriteObjectId(raw);
+                break;
+            case BsonType.Boolean:
+                writer.WriteBoolean(reader.ReadBoolean());
+                break;
+            case BsonType.Int32:
+                writer.WriteInt32(reader.ReadInt32());
+                break;
+            case BsonType.Int64:
+                writer.WriteInt64(reader.ReadInt64());
+                break;
+            case BsonType.UInt64:
+                writer.WriteUInt64(reader.ReadUInt64());
+                break;
+            case BsonType.Decimal128:
+                writer.WriteDecimal(reader.ReadDecimal());
+                break;
+            case BsonType.DateTime:
+                writer.WriteDateTime(reader.ReadDateTime());
+                break;
+            case BsonType.DateTimeOffset:
+                writer.WriteDateTimeOffset(reader.ReadDateTimeOffset());
+                break;
+            case BsonType.TimeSpan:
+                writer.WriteTimeSpan(reader.ReadTimeSpan());
+                break;
+            case BsonType.DateOnly:
+                writer.WriteDateOnly(reader.ReadDateOnly());
+                break;
+            case BsonType.TimeOnly:
+                writer.WriteTimeOnly(reader.ReadTimeOnly());
+                break;
+            default:
+                writer.WriteBinary(raw);
+                break;
+        }
+    }
+}

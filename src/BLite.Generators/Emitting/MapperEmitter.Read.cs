@@ -1,0 +1,293 @@
+using System.Collections.Generic;
+using System.Globalization;
+using BLite.Generators.Model;
+
+namespace BLite.Generators.Emitting;
+
+internal sealed partial class MapperEmitter
+{
+    private void EmitReadMethods(ObjectTypeSpec type, int index)
+    {
+        if (type.CanConstruct)
+        {
+            EmitRead(type, index);
+        }
+
+        if (type.IsPolymorphic)
+        {
+            EmitPolymorphicRead(type, index);
+        }
+    }
+
+    private string ReadCall(int typeIndex, bool polymorphic)
+        => $"Read{_spec.Types[typeIndex].MethodSuffix}{(polymorphic ? "Any" : "")}(ref reader)";
+
+    private void EmitRead(ObjectTypeSpec type, int index)
+    {
+        var w = _writer;
+        var members = type.Members;
+        w.Open($"private {type.TypeName} Read{type.MethodSuffix}(ref {ReaderType} reader)");
+        w.Line("reader.ReadDocumentStart();");
+        for (var i = 0; i < members.Count; i++)
+        {
+            w.Line($"{members[i].Value.AnnotatedTypeName} m{i} = default!;");
+            if (IsAssignedAfterConstruction(members[i]))
+            {
+                w.Line($"var has{i} = false;");
+            }
+        }
+
+        w.Line($"var ordinals = _ordinals{index};");
+        w.Open("while (reader.TryReadFieldHeader(out var type, out var fieldId))");
+        w.Open("switch (fieldId < ordinals.Length ? ordinals[fieldId] : 0)");
+        for (var i = 0; i < members.Count; i++)
+        {
+            w.Line($"case {(i + 1).ToString(CultureInfo.InvariantCulture)}:");
+            w.Open();
+            ReadValue(members[i].Value, "m" + i, "type", type.DisplayName + "." + members[i].Name.TrimStart('@'));
+            if (IsAssignedAfterConstruction(members[i]))
+            {
+                w.Line($"has{i} = true;");
+            }
+
+            w.Line("break;");
+            w.Close();
+        }
+
+        w.Line("default:");
+        w.Line("    reader.SkipValue(type);");
+        w.Line("    break;");
+        w.Close();
+        w.Close();
+        w.Line();
+        EmitConstruction(type);
+        w.Close();
+        w.Line();
+    }
+
+    private void EmitConstruction(ObjectTypeSpec type)
+    {
+        var w = _writer;
+        var members = type.Members;
+        var arguments = new string[type.ConstructorParameterCount];
+        var initializers = new List<string>();
+        for (var i = 0; i < members.Count; i++)
+        {
+            if (members[i].Write == MemberWriteKind.Constructor)
+            {
+                arguments[members[i].ConstructorParameterIndex] = "m" + i;
+            }
+            else if (members[i].Write == MemberWriteKind.Initializer)
+            {
+                initializers.Add($"{members[i].Name} = m{i}");
+            }
+        }
+
+        var construction = $"var result = new {type.TypeName}({string.Join(", ", arguments)})";
+        if (initializers.Count == 0)
+        {
+            w.Line(construction + ";");
+        }
+        else
+        {
+            w.Line(construction);
+            w.Open();
+            foreach (var initializer in initializers)
+            {
+                w.Line(initializer + ",");
+            }
+
+            w.Close(";");
+        }
+
+        var byRef = type.IsValueType ? "ref " : "";
+        for (var i = 0; i < members.Count; i++)
+        {
+            var member = members[i];
+            if (!IsAssignedAfterConstruction(member))
+            {
+                continue;
+            }
+
+            w.Open($"if (has{i})");
+            w.Line(member.Write switch
+            {
+                MemberWriteKind.Assign => $"result.{member.Name} = m{i};",
+                MemberWriteKind.SetterAccessor => $"{Accessor(member, AccessorKind.Setter, member.AccessorTarget)}({byRef}result, m{i});",
+                _ => $"{Accessor(member, AccessorKind.Field, member.AccessorTarget)}({byRef}result) = m{i};",
+            });
+            w.Close();
+        }
+
+        w.Line("return result;");
+    }
+
+    /// <summary>Members set after construction keep their initializer value when the document lacks them.</summary>
+    private static bool IsAssignedAfterConstruction(MemberSpec member)
+        => member.Write is MemberWriteKind.Assign or MemberWriteKind.SetterAccessor or MemberWriteKind.FieldAccessor;
+
+    private void EmitPolymorphicRead(ObjectTypeSpec type, int index)
+    {
+        var w = _writer;
+        var display = Literals.String(type.DisplayName);
+        w.Open($"private {type.TypeName} Read{type.MethodSuffix}Any(ref {ReaderType} reader)");
+        w.Line($"var discriminator = {MemberReader}ReadDiscriminator(reader, {FieldVariable(Bson.Mapping.MappingConventions.DiscriminatorFieldName)}, {display});");
+        w.Open("if (discriminator.IsEmpty)");
+        w.Line(type.CanConstruct ? $"return {ReadCall(index, polymorphic: false)};" : $"throw {MemberReader}MissingDiscriminator({display});");
+        w.Close();
+        w.Line();
+        foreach (var derived in type.DerivedTypes)
+        {
+            w.Open($"if (global::System.MemoryExtensions.SequenceEqual(discriminator, {Literals.Utf8(derived.Discriminator)}))");
+            w.Line($"return {ReadCall(derived.TypeIndex, polymorphic: false)};");
+            w.Close();
+            w.Line();
+        }
+
+        w.Line($"throw {MemberReader}UnknownDiscriminator(discriminator, {display});");
+        w.Close();
+        w.Line();
+    }
+
+    /// <summary>Reads one value whose header (type in <paramref name="typeVariable"/>) was just read, into <paramref name="target"/>.</summary>
+    private void ReadValue(ValueSpec value, string target, string typeVariable, string label)
+    {
+        var w = _writer;
+        var labelLiteral = Literals.String(label);
+        switch (value.Kind)
+        {
+            case ValueKind.Nullable:
+                w.Open($"if ({typeVariable} == {BsonTypePrefix}Null)");
+                w.Line($"{target} = null;");
+                w.Close();
+                w.Open("else");
+                ReadValue(value.Element!, target, typeVariable, label);
+                w.Close();
+                return;
+            case ValueKind.Enum:
+                w.Line($"{target} = ({value.TypeName}){ScalarRead(value.Element!, typeVariable, labelLiteral)};");
+                return;
+            case ValueKind.Object:
+            case ValueKind.Collection:
+            case ValueKind.Dictionary:
+                ReadContainer(value, target, typeVariable, label);
+                return;
+            default:
+                w.Line($"{target} = {ScalarRead(value, typeVariable, labelLiteral)};");
+                return;
+        }
+    }
+
+    private void ReadContainer(ValueSpec value, string target, string typeVariable, string label)
+    {
+        var w = _writer;
+        if (value.IsReferenceType)
+        {
+            w.Open($"if ({typeVariable} == {BsonTypePrefix}Null)");
+            w.Line($"{target} = null!;");
+            w.Close();
+            w.Open("else");
+        }
+
+        var container = value.Kind == ValueKind.Collection ? "Array" : "Document";
+        w.Line($"{MemberReader}ExpectType(ref reader, {typeVariable}, {BsonTypePrefix}{container}, {Literals.String(label)});");
+        switch (value.Kind)
+        {
+            case ValueKind.Object:
+                w.Line($"{target} = {ReadCall(value.TypeIndex, value.IsPolymorphic)};");
+                break;
+            case ValueKind.Collection:
+                ReadCollection(value, target, label);
+                break;
+            default:
+                ReadDictionary(value, target, label);
+                break;
+        }
+
+        if (value.IsReferenceType)
+        {
+            w.Close();
+        }
+    }
+
+    private void ReadCollection(ValueSpec value, string target, string label)
+    {
+        var w = _writer;
+        var element = value.Element!;
+        var count = Temp("count");
+        var collection = Temp("collection");
+        var itemType = Temp("itemType");
+        var item = Temp("item");
+        // Counting first sizes the collection exactly: no regrowth, no garbage beyond the result.
+        w.Line($"var {count} = {MemberReader}CountArrayItems(reader);");
+        var index = value.Collection == CollectionKind.Array ? Temp("index") : null;
+        w.Line(value.Collection switch
+        {
+            CollectionKind.Array => $"var {collection} = global::System.GC.AllocateUninitializedArray<{element.AnnotatedTypeName}>({count});",
+            CollectionKind.HashSet or CollectionKind.ISet or CollectionKind.IReadOnlySet => $"var {collection} = new global::System.Collections.Generic.HashSet<{element.AnnotatedTypeName}>({count});",
+            _ => $"var {collection} = new global::System.Collections.Generic.List<{element.AnnotatedTypeName}>({count});",
+        });
+        if (index is not null)
+        {
+            w.Line($"var {index} = 0;");
+        }
+
+        w.Line("reader.ReadArrayStart();");
+        w.Open($"while (reader.TryReadItemHeader(out var {itemType}))");
+        w.Line($"{element.AnnotatedTypeName} {item};");
+        ReadValue(element, item, itemType, label + "[]");
+        w.Line(index is null ? $"{collection}.Add({item});" : $"{collection}[{index}++] = {item};");
+        w.Close();
+        w.Line($"{target} = {collection};");
+    }
+
+    private void ReadDictionary(ValueSpec value, string target, string label)
+    {
+        var w = _writer;
+        var element = value.Element!;
+        var dictionary = Temp("dictionary");
+        var entryType = Temp("entryType");
+        var entryId = Temp("entryId");
+        var item = Temp("item");
+        w.Line($"var {dictionary} = new global::System.Collections.Generic.Dictionary<string, {element.AnnotatedTypeName}>({MemberReader}CountDocumentFields(reader));");
+        w.Line("reader.ReadDocumentStart();");
+        w.Open($"while (reader.TryReadFieldHeader(out var {entryType}, out var {entryId}))");
+        w.Line($"var {item}Key = {MemberReader}ReadDictionaryKey(_fieldDictionary, {entryId}, {Literals.String(label)});");
+        w.Line($"{element.AnnotatedTypeName} {item};");
+        ReadValue(element, item, entryType, label + "[]");
+        w.Line($"{dictionary}[{item}Key] = {item};");
+        w.Close();
+        w.Line($"{target} = {dictionary};");
+    }
+
+    private static string ScalarRead(ValueSpec value, string typeVariable, string label)
+    {
+        var method = value.Kind switch
+        {
+            ValueKind.String => "ReadString",
+            ValueKind.Boolean => "ReadBoolean",
+            ValueKind.Double => "ReadDouble",
+            ValueKind.Single => "ReadSingle",
+            ValueKind.Int32 => "ReadInt32",
+            ValueKind.Int16 => "ReadInt16",
+            ValueKind.SByte => "ReadSByte",
+            ValueKind.Byte => "ReadByte",
+            ValueKind.UInt16 => "ReadUInt16",
+            ValueKind.Char => "ReadChar",
+            ValueKind.Int64 => "ReadInt64",
+            ValueKind.UInt32 => "ReadUInt32",
+            ValueKind.UInt64 => "ReadUInt64",
+            ValueKind.Decimal => "ReadDecimal",
+            ValueKind.Guid => "ReadGuid",
+            ValueKind.ObjectId => "ReadObjectId",
+            ValueKind.DateTime => "ReadDateTime",
+            ValueKind.DateTimeOffset => "ReadDateTimeOffset",
+            ValueKind.TimeSpan => "ReadTimeSpan",
+            ValueKind.DateOnly => "ReadDateOnly",
+            ValueKind.TimeOnly => "ReadTimeOnly",
+            _ => "ReadBinary",
+        };
+        var suppress = value.IsReferenceType ? "!" : "";
+        return $"{MemberReader}{method}(ref reader, {typeVariable}, {label}){suppress}";
+    }
+}
