@@ -1,3 +1,4 @@
+using System.Buffers;
 using BLite.Bson;
 using BLite.Core.Collections.Indexes;
 using BLite.Core.Indexing;
@@ -18,6 +19,16 @@ public static class IndexKeys
     /// <summary>The encoded primary key for this <c>_id</c> value (a document value is a composite id).</summary>
     public static byte[] EncodeId(BsonValue id)
     {
+        if (id.IsNull || id.IsArray)
+        {
+            throw new ArgumentException($"An _id cannot be {id.Type}.", nameof(id));
+        }
+
+        if (!id.IsDocument)
+        {
+            return EncodeScalars([id]);
+        }
+
         var document = WrapAsIdField(id, new BsonFieldDictionary());
         FieldValueExtractor.TryFindTopLevel(document, 0, out var value);
         return IndexKeyCodec.EncodePrimaryKey(document, value, ScratchKeyLimit);
@@ -32,16 +43,48 @@ public static class IndexKeys
     public static byte[] Encode(BsonFieldDictionary fields, params ReadOnlySpan<BsonValue> values)
     {
         ArgumentNullException.ThrowIfNull(fields);
-        var parts = new List<byte>();
-        foreach (var value in values)
+        var buffer = ArrayPool<byte>.Shared.Rent(ScratchKeyLimit);
+        try
         {
-            var document = WrapAsIdField(value, fields);
-            FieldValueExtractor.TryFindTopLevel(document, 0, out var raw);
-            Span<FieldValueRef> one = [raw];
-            parts.AddRange(IndexKeyCodec.EncodeComponents(document, one, ScratchKeyLimit));
-        }
+            var writer = new KeyWriter(buffer.AsSpan(0, ScratchKeyLimit));
+            foreach (var value in values)
+            {
+                if (KeyWriter.IsIndexable(value.Type))
+                {
+                    writer.WriteBsonValue(value);
+                    continue;
+                }
 
-        return [.. parts];
+                var document = WrapAsIdField(value, fields);
+                FieldValueExtractor.TryFindTopLevel(document, 0, out var raw);
+                IndexKeyCodec.AppendValue(ref writer, raw.Type, raw.Bytes(document));
+            }
+
+            return writer.WrittenSpan.ToArray();
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+
+    private static byte[] EncodeScalars(ReadOnlySpan<BsonValue> values)
+    {
+        var buffer = ArrayPool<byte>.Shared.Rent(ScratchKeyLimit);
+        try
+        {
+            var writer = new KeyWriter(buffer.AsSpan(0, ScratchKeyLimit));
+            foreach (var value in values)
+            {
+                writer.WriteBsonValue(value);
+            }
+
+            return writer.WrittenSpan.ToArray();
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
     }
 
     /// <summary>

@@ -5,7 +5,7 @@ namespace BLite.Generators.Emitting;
 
 internal sealed partial class MapperEmitter
 {
-    private void EmitWriteMethods(ObjectTypeSpec type, int index)
+    private void EmitWriteMethods(ObjectTypeSpec type)
     {
         var w = _writer;
         if (type.CanConstruct || !type.IsPolymorphic)
@@ -39,11 +39,11 @@ internal sealed partial class MapperEmitter
 
         if (type.IsPolymorphic)
         {
-            EmitPolymorphicWrite(type, index);
+            EmitPolymorphicWrite(type);
         }
     }
 
-    private void EmitPolymorphicWrite(ObjectTypeSpec type, int index)
+    private void EmitPolymorphicWrite(ObjectTypeSpec type)
     {
         var w = _writer;
         w.Open($"private void Write{type.MethodSuffix}Any({type.TypeName} value, ref {WriterType} writer, int depth)");
@@ -63,7 +63,7 @@ internal sealed partial class MapperEmitter
             w.Line($"throw global::BLite.Bson.Mapping.BsonMappingGuard.UndeclaredDerivedType(value, {Literals.String(type.DisplayName)});");
             w.Close();
             w.Line();
-            w.Line(WriteCall(type, index, polymorphic: false, "value", "depth") + ";");
+            w.Line(WriteCall(type, polymorphic: false, "value", "depth") + ";");
         }
         else
         {
@@ -74,9 +74,8 @@ internal sealed partial class MapperEmitter
         w.Line();
     }
 
-    private string WriteCall(ObjectTypeSpec type, int index, bool polymorphic, string value, string depth)
+    private static string WriteCall(ObjectTypeSpec type, bool polymorphic, string value, string depth)
     {
-        _ = index;
         if (polymorphic)
         {
             return $"Write{type.MethodSuffix}Any({value}, ref writer, {depth})";
@@ -130,7 +129,7 @@ internal sealed partial class MapperEmitter
             case ValueKind.Object:
                 w.Line(string.Format(CultureInfo.InvariantCulture, header, "Document"));
                 var type = _spec.Types[value.TypeIndex];
-                w.Line(WriteCall(type, value.TypeIndex, value.IsPolymorphic, expression, "depth + " + (level + 1).ToString(CultureInfo.InvariantCulture)) + ";");
+                w.Line(WriteCall(type, value.IsPolymorphic, expression, "depth + " + (level + 1).ToString(CultureInfo.InvariantCulture)) + ";");
                 return;
             case ValueKind.Collection:
                 WriteCollection(value, expression, header, level);

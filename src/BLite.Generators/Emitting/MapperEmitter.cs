@@ -68,7 +68,7 @@ internal sealed partial class MapperEmitter
         EmitInterfaceMembers();
         for (var i = 0; i < _spec.Types.Count; i++)
         {
-            EmitWriteMethods(_spec.Types[i], i);
+            EmitWriteMethods(_spec.Types[i]);
         }
 
         for (var i = 0; i < _spec.Types.Count; i++)
@@ -167,7 +167,7 @@ internal sealed partial class MapperEmitter
         w.Line();
         w.Open($"public void Serialize({document} document, ref {WriterType} writer)");
         w.Line("global::System.ArgumentNullException.ThrowIfNull(document);");
-        w.Line(WriteCall(Root, 0, Root.IsPolymorphic, "document", "1") + ";");
+        w.Line(WriteCall(Root, Root.IsPolymorphic, "document", "1") + ";");
         w.Close();
         w.Line();
         w.Line($"public {document} Deserialize(ref {ReaderType} reader) => {ReadCall(0, Root.IsPolymorphic)};");

@@ -91,68 +91,19 @@ internal static class IndexKeyCodec
         }
     }
 
+    /// <summary>
+    /// Scalars go through <see cref="KeyWriter.WriteBsonValue(ref BsonSpanReader, BsonType)"/>, the
+    /// same encoding queries use for their constants, so an index and a query always agree.
+    /// </summary>
     public static void AppendValue(ref KeyWriter writer, BsonType type, ReadOnlySpan<byte> raw)
     {
-        var reader = new BsonSpanReader(raw);
-        switch (type)
+        if (!KeyWriter.IsIndexable(type))
         {
-            case BsonType.Null:
-                writer.WriteNull();
-                break;
-            case BsonType.Double:
-                writer.WriteDouble(reader.ReadDouble());
-                break;
-            case BsonType.String:
-                writer.WriteStringUtf8(reader.ReadStringUtf8());
-                break;
-            case BsonType.Binary:
-                var bytes = reader.ReadBinary(out var subtype);
-                if (subtype == BsonBinarySubtype.Uuid && bytes.Length == 16)
-                {
-                    writer.WriteGuid(new BsonSpanReader(raw).ReadGuid());
-                }
-                else
-                {
-                    writer.WriteBinary(bytes);
-                }
-
-                break;
-            case BsonType.ObjectId:
-                writer.WriteObjectId(raw);
-                break;
-            case BsonType.Boolean:
-                writer.WriteBoolean(reader.ReadBoolean());
-                break;
-            case BsonType.Int32:
-                writer.WriteInt32(reader.ReadInt32());
-                break;
-            case BsonType.Int64:
-                writer.WriteInt64(reader.ReadInt64());
-                break;
-            case BsonType.UInt64:
-                writer.WriteUInt64(reader.ReadUInt64());
-                break;
-            case BsonType.Decimal128:
-                writer.WriteDecimal(reader.ReadDecimal());
-                break;
-            case BsonType.DateTime:
-                writer.WriteDateTime(reader.ReadDateTime());
-                break;
-            case BsonType.DateTimeOffset:
-                writer.WriteDateTimeOffset(reader.ReadDateTimeOffset());
-                break;
-            case BsonType.TimeSpan:
-                writer.WriteTimeSpan(reader.ReadTimeSpan());
-                break;
-            case BsonType.DateOnly:
-                writer.WriteDateOnly(reader.ReadDateOnly());
-                break;
-            case BsonType.TimeOnly:
-                writer.WriteTimeOnly(reader.ReadTimeOnly());
-                break;
-            default:
-                writer.WriteBinary(raw);
-                break;
+            writer.WriteBinary(raw);
+            return;
         }
+
+        var reader = new BsonSpanReader(raw);
+        writer.WriteBsonValue(ref reader, type);
     }
 }
