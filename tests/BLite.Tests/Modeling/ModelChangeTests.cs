@@ -52,7 +52,20 @@ public partial class PeopleContextV2 : DocumentDbContext
     public DocumentCollection<ObjectId, PersonV2> People { get; set; } = null!;
 
     protected override void OnModelCreating(ModelBuilder model) =>
-        model.Entity<PersonV2>().ToCollection("people").HasIndex(p => p.Name).HasIndex(p => p.Email, unique: true, name: "by_email");
+        model.Entity<PersonV2>().ToCollection("people").HasIndex(p => p.Name).HasIndex(p => p.Email, name: "by_email");
+}
+
+public partial class PeopleContextV3 : DocumentDbContext
+{
+    public PeopleContextV3(string path)
+        : base(path)
+    {
+    }
+
+    public DocumentCollection<ObjectId, PersonV2> People { get; set; } = null!;
+
+    protected override void OnModelCreating(ModelBuilder model) =>
+        model.Entity<PersonV2>().ToCollection("people").HasIndex(p => p.Email, unique: true);
 }
 
 public sealed class ModelChangeTests : IDisposable
@@ -105,5 +118,23 @@ public sealed class ModelChangeTests : IDisposable
     {
         using var read = context.Database.BeginRead();
         return context.Database.GetDocumentCollection(collection).GetIndexes(read).Select(i => i.Name).Order(StringComparer.Ordinal).ToList();
+    }
+
+    [Fact]
+    public void A_new_unique_index_that_existing_documents_violate_fails_to_open_and_changes_nothing()
+    {
+        var path = _directory.File();
+        using (var v1 = new PeopleContextV1(path))
+        {
+            v1.People.Insert(new PersonV1 { Name = "Ada" });
+            v1.People.Insert(new PersonV1 { Name = "Bob" });
+        }
+
+        // Both documents lack Email, and a unique index treats the missing value as one value.
+        Assert.Throws<Core.BLiteUniqueConstraintException>(() => new PeopleContextV3(path));
+
+        using var again = new PeopleContextV1(path);
+        Assert.Equal(["ix_Name"], IndexNames(again, "people"));
+        Assert.Equal(2, again.People.Count());
     }
 }
