@@ -62,6 +62,7 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
         finally
         {
             _gate.Release();
+            Context.ClearTransaction(this);
         }
     }
 
