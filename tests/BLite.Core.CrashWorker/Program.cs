@@ -1,6 +1,73 @@
+using BLite.Core.Storage;
+
 namespace BLite.Core.CrashWorker;
 
+/// <summary>
+/// Child process for the crash tests.
+/// <c>commit &lt;path&gt; &lt;Full|Normal&gt; &lt;seed&gt;</c>: opens the database, then commits ledger
+/// transactions forever, printing "ack n" after each Commit returns (the parent kills it).
+/// <c>try-open &lt;path&gt;</c>: prints "opened" or "locked" (exclusive-access test).
+/// </summary>
 internal static class Program
 {
-    private static int Main() => 0;
+    private static int Main(string[] args)
+    {
+        if (args.Length >= 4 && args[0] == "commit")
+        {
+            return CommitForever(args[1], Enum.Parse<Durability>(args[2]), int.Parse(args[3], System.Globalization.CultureInfo.InvariantCulture));
+        }
+
+        if (args.Length >= 3 && args[0] == "indexed") return IndexedWorkload.Run(args[1], Enum.Parse<Durability>(args[2]));
+
+        if (args.Length >= 2 && args[0] == "try-open")
+        {
+            return TryOpen(args[1]);
+        }
+
+        Console.Error.WriteLine("usage: commit <path> <Full|Normal> <seed> | try-open <path>");
+        return 2;
+    }
+
+    private static int CommitForever(string path, Durability durability, int seed)
+    {
+        var random = new Random(seed);
+        var output = Console.Out;
+        using var engine = StorageEngine.Open(path, new StorageOptions
+        {
+            Durability = durability,
+            PageSize = 4096,
+            WalCheckpointThresholdBytes = 64 * 1024,
+        });
+        using (var init = engine.BeginWrite())
+        {
+            CommitLedger.Initialize(init, dataPages: 6);
+            init.Commit();
+        }
+
+        output.WriteLine("ready");
+        output.Flush();
+        while (true)
+        {
+            using var tx = engine.BeginWrite();
+            var n = CommitLedger.WriteNext(tx, random);
+            tx.Commit();
+            output.WriteLine($"ack {n}");
+            output.Flush();
+        }
+    }
+
+    private static int TryOpen(string path)
+    {
+        try
+        {
+            using var engine = StorageEngine.Open(path, new StorageOptions());
+            Console.Out.WriteLine("opened");
+            return 0;
+        }
+        catch (BLiteDatabaseLockedException exception)
+        {
+            Console.Out.WriteLine("locked: " + exception.Message);
+            return 3;
+        }
+    }
 }

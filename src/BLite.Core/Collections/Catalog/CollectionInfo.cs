@@ -1,0 +1,39 @@
+namespace BLite.Core.Collections.Catalog;
+
+/// <summary>One collection as a catalog snapshot knows it. Immutable: a change makes a new one.</summary>
+internal sealed class CollectionInfo
+{
+    public CollectionInfo(string name, uint id, uint primaryRoot, uint statsPage, IReadOnlyList<IndexInfo> indexes)
+    {
+        Name = name;
+        Id = id;
+        PrimaryRoot = primaryRoot;
+        StatsPage = statsPage;
+        Indexes = indexes;
+    }
+
+    public string Name { get; }
+
+    public uint Id { get; }
+
+    public uint PrimaryRoot { get; }
+
+    public uint StatsPage { get; }
+
+    public IReadOnlyList<IndexInfo> Indexes { get; }
+
+    public IndexInfo? FindIndex(string indexName)
+    {
+        foreach (var index in Indexes)
+        {
+            if (string.Equals(index.Definition.Name, indexName, StringComparison.Ordinal))
+            {
+                return index;
+            }
+        }
+
+        return null;
+    }
+
+    public CollectionInfo WithIndexes(IReadOnlyList<IndexInfo> indexes) => new(Name, Id, PrimaryRoot, StatsPage, indexes);
+}

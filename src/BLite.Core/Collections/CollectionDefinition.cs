@@ -1,0 +1,20 @@
+namespace BLite.Core.Collections;
+
+/// <summary>A collection and the secondary indexes it should have, as declared when a database is opened.</summary>
+public sealed class CollectionDefinition
+{
+    public CollectionDefinition(string name, IReadOnlyList<IndexDefinition>? indexes = null)
+    {
+        CatalogNames.Validate(name, "collection name");
+        Name = name;
+        Indexes = indexes ?? [];
+        foreach (var index in Indexes)
+        {
+            ArgumentNullException.ThrowIfNull(index, nameof(indexes));
+        }
+    }
+
+    public string Name { get; }
+
+    public IReadOnlyList<IndexDefinition> Indexes { get; }
+}

@@ -1,0 +1,152 @@
+using BLite.Core.Collections.Catalog;
+using BLite.Core.Collections.Indexes;
+using BLite.Core.Indexing;
+using BLite.Core.Storage;
+
+namespace BLite.Core.Collections;
+
+public sealed partial class DocumentCollection
+{
+    /// <summary>One tree descent on the primary index. The bytes stay valid for as long as the caller holds them.</summary>
+    public bool TryFindById(IPageReader pages, ReadOnlySpan<byte> primaryKey, out ReadOnlyMemory<byte> document)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        var collection = Resolve(pages);
+        if (collection is null)
+        {
+            document = default;
+            return false;
+        }
+
+        return Primary(collection).TryGet(pages, primaryKey, out document);
+    }
+
+    /// <summary>Number of documents, from the collection's counter page (no scan).</summary>
+    public long Count(IPageReader pages)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        var collection = Resolve(pages);
+        return collection is null ? 0 : CollectionStats.ReadCount(pages.ReadPage(collection.StatsPage).Span);
+    }
+
+    /// <summary>
+    /// Documents in primary-key order within <paramref name="primaryKeyRange"/> (encoded keys;
+    /// null for all), forwards or backwards.
+    /// </summary>
+    public DocumentCursor Scan(IPageReader pages, KeyRange? primaryKeyRange = null, bool descending = false)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        var collection = Resolve(pages);
+        if (collection is null)
+        {
+            return DocumentCursor.Empty;
+        }
+
+        return DocumentCursor.OverPrimary(TreeCursor.Open(Primary(collection), pages, primaryKeyRange ?? KeyRange.All, descending));
+    }
+
+    /// <summary>
+    /// Entries of a secondary index whose field key lies in <paramref name="fieldKeyRange"/>,
+    /// in index order (equal field values in primary-key order), each with its document.
+    /// Bounds are encoded field keys and match by prefix: an inclusive bound takes every entry
+    /// whose field key starts with it, so the leading values of a composite index, or a string
+    /// prefix written with <see cref="KeyWriter.WriteStringPrefix(ReadOnlySpan{char})"/>, work
+    /// as bounds; <see cref="KeyRange.Prefix(ReadOnlySpan{byte})"/> gives equality.
+    /// Throws when the index does not exist.
+    /// </summary>
+    public DocumentCursor ScanIndex(IPageReader pages, string indexName, KeyRange fieldKeyRange, bool descending = false)
+    {
+        var (index, collection) = OpenIndexScan(pages, indexName, fieldKeyRange);
+        if (collection is null)
+        {
+            return DocumentCursor.Empty;
+        }
+
+        var entries = TreeCursor.Open(BTree.Open(index!.RootPageId), pages, ToEntryRange(fieldKeyRange), descending);
+        return DocumentCursor.OverIndex(entries, Primary(collection), pages);
+    }
+
+    /// <summary>Like <see cref="ScanIndex"/>, yielding only primary keys: no document is read.</summary>
+    public IndexKeyCursor ScanIndexKeys(IPageReader pages, string indexName, KeyRange fieldKeyRange, bool descending = false)
+    {
+        var (index, collection) = OpenIndexScan(pages, indexName, fieldKeyRange);
+        if (collection is null)
+        {
+            return IndexKeyCursor.Empty;
+        }
+
+        return new IndexKeyCursor(TreeCursor.Open(BTree.Open(index!.RootPageId), pages, ToEntryRange(fieldKeyRange), descending));
+    }
+
+    private (IndexInfo? Index, CollectionInfo? Collection) OpenIndexScan(IPageReader pages, string indexName, KeyRange fieldKeyRange)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        ArgumentNullException.ThrowIfNull(indexName);
+        ArgumentNullException.ThrowIfNull(fieldKeyRange);
+        var collection = Resolve(pages);
+        if (collection is null)
+        {
+            return (null, null);
+        }
+
+        var index = collection.FindIndex(indexName)
+            ?? throw new BLiteException($"Collection '{Name}' has no index named '{indexName}'.");
+        return (index, collection);
+    }
+
+    /// <summary>
+    /// Entry keys are field key ++ primary key, so bounds on field keys become prefix bounds:
+    /// an inclusive upper bound must take every entry that starts with it (up to its prefix
+    /// successor), and an exclusive lower bound must skip them all.
+    /// </summary>
+    internal static KeyRange ToEntryRange(KeyRange fieldKeyRange)
+    {
+        byte[]? lower = null;
+        var lowerInclusive = true;
+        if (fieldKeyRange.HasLowerBound)
+        {
+            if (fieldKeyRange.LowerInclusive)
+            {
+                lower = fieldKeyRange.LowerBound.ToArray();
+            }
+            else
+            {
+                var successor = KeyRange.Prefix(fieldKeyRange.LowerBound);
+                if (!successor.HasUpperBound)
+                {
+                    return EmptyRange;
+                }
+
+                lower = successor.UpperBound.ToArray();
+            }
+        }
+
+        byte[]? upper = null;
+        var upperInclusive = false;
+        if (fieldKeyRange.HasUpperBound)
+        {
+            if (fieldKeyRange.UpperInclusive)
+            {
+                var successor = KeyRange.Prefix(fieldKeyRange.UpperBound);
+                if (successor.HasUpperBound)
+                {
+                    upper = successor.UpperBound.ToArray();
+                }
+            }
+            else
+            {
+                upper = fieldKeyRange.UpperBound.ToArray();
+            }
+        }
+
+        return (lower, upper) switch
+        {
+            (null, null) => KeyRange.All,
+            (not null, null) => KeyRange.From(lower, lowerInclusive),
+            (null, not null) => KeyRange.To(upper, upperInclusive),
+            _ => KeyRange.Between(lower, lowerInclusive, upper, upperInclusive),
+        };
+    }
+
+    private static readonly KeyRange EmptyRange = KeyRange.Between([0x00], false, [0x00], false);
+}

@@ -1,0 +1,233 @@
+using BLite.Bson;
+using BLite.Core.Collections.Catalog;
+using BLite.Core.Collections.Indexes;
+using BLite.Core.Indexing;
+using BLite.Core.Storage;
+
+namespace BLite.Core.Collections;
+
+// Every write first computes and checks everything that can fail (malformed bytes, missing or
+// oversized keys, duplicate ids, unique violations) and only then writes, so a refused operation
+// leaves the transaction exactly as it was and the rest of the transaction can still commit.
+public sealed partial class DocumentCollection
+{
+    /// <summary>
+    /// Stores a new document. Throws <see cref="BLiteUniqueConstraintException"/> (index
+    /// <c>_id</c>) when the id exists, or naming the unique index that already has a value.
+    /// </summary>
+    public void Insert(IPageWriter pages, ReadOnlySpan<byte> document)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        DocumentValidator.Validate(document);
+        var primaryKey = ReadPrimaryKey(document);
+        var collection = Resolve(pages);
+        List<byte[]>[]? entries = null;
+        if (collection is not null)
+        {
+            if (Primary(collection).TryGet(pages, primaryKey, out _))
+            {
+                throw new BLiteUniqueConstraintException(Name, BLiteUniqueConstraintException.PrimaryIndexName, IndexKeyText.Describe(primaryKey));
+            }
+
+            entries = BuildAllKeys(document, collection, primaryKey);
+            CheckUnique(pages, collection, entries, primaryKey);
+        }
+
+        _database.Catalog.PersistNewFieldNames(pages);
+        collection ??= _database.Catalog.CreateCollection(pages, Name);
+        if (!Primary(collection).Insert(pages, primaryKey, document))
+        {
+            throw new BLiteCorruptionException(_database.Catalog.FilePath, null, $"the primary index of '{Name}' changed under its only writer.");
+        }
+
+        if (entries is not null)
+        {
+            for (var i = 0; i < entries.Length; i++)
+            {
+                InsertEntries(pages, collection.Indexes[i], entries[i], primaryKey);
+            }
+        }
+
+        var stats = pages.WritePage(collection.StatsPage).Span;
+        CollectionStats.WriteCount(stats, CollectionStats.ReadCount(stats) + 1);
+        RaiseSequenceToId(document, stats);
+    }
+
+    /// <summary>Replaces the document with the same <c>_id</c>; false (and nothing changed) when there is none.</summary>
+    public bool Update(IPageWriter pages, ReadOnlySpan<byte> document)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        DocumentValidator.Validate(document);
+        var primaryKey = ReadPrimaryKey(document);
+        var collection = Resolve(pages);
+        if (collection is null || !Primary(collection).TryGet(pages, primaryKey, out var old))
+        {
+            return false;
+        }
+
+        // Only keys that differ between the old and new document are touched.
+        var removed = new List<byte[]>[collection.Indexes.Count];
+        var added = new List<byte[]>[collection.Indexes.Count];
+        for (var i = 0; i < collection.Indexes.Count; i++)
+        {
+            var index = collection.Indexes[i];
+            var oldKeys = BuildKeys(old.Span, index, primaryKey);
+            var newKeys = BuildKeys(document, index, primaryKey);
+            (removed[i], added[i]) = SortedKeyDiff.Compute(oldKeys, newKeys);
+        }
+
+        CheckUnique(pages, collection, added, primaryKey);
+        _database.Catalog.PersistNewFieldNames(pages);
+        Primary(collection).Upsert(pages, primaryKey, document);
+        for (var i = 0; i < collection.Indexes.Count; i++)
+        {
+            DeleteEntries(pages, collection.Indexes[i], removed[i], primaryKey);
+            InsertEntries(pages, collection.Indexes[i], added[i], primaryKey);
+        }
+
+        return true;
+    }
+
+    /// <summary>Inserts or replaces by <c>_id</c>. True when the document was new.</summary>
+    public bool Upsert(IPageWriter pages, ReadOnlySpan<byte> document)
+    {
+        if (Update(pages, document))
+        {
+            return false;
+        }
+
+        Insert(pages, document);
+        return true;
+    }
+
+    /// <summary>Removes the document with this encoded primary key; false when there is none.</summary>
+    public bool Delete(IPageWriter pages, ReadOnlySpan<byte> primaryKey)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        var collection = Resolve(pages);
+        if (collection is null || !Primary(collection).TryGet(pages, primaryKey, out var old))
+        {
+            return false;
+        }
+
+        var removed = new List<byte[]>[collection.Indexes.Count];
+        for (var i = 0; i < removed.Length; i++)
+        {
+            removed[i] = BuildKeys(old.Span, collection.Indexes[i], primaryKey);
+        }
+
+        for (var i = 0; i < removed.Length; i++)
+        {
+            DeleteEntries(pages, collection.Indexes[i], removed[i], primaryKey);
+        }
+
+        Primary(collection).Delete(pages, primaryKey);
+        var stats = pages.WritePage(collection.StatsPage).Span;
+        CollectionStats.WriteCount(stats, CollectionStats.ReadCount(stats) - 1);
+        return true;
+    }
+
+    /// <summary>
+    /// The next value of the collection's sequence, for int and long auto ids. Transactional:
+    /// a committed value is never handed out again (a rolled-back one may be), and inserting an
+    /// explicit integer id above the sequence moves the sequence past it.
+    /// </summary>
+    public long NextSequenceValue(IPageWriter pages)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        var collection = ResolveOrCreate(pages);
+        var stats = pages.WritePage(collection.StatsPage).Span;
+        var next = checked(CollectionStats.ReadSequence(stats) + 1);
+        CollectionStats.WriteSequence(stats, next);
+        return next;
+    }
+
+    private List<byte[]>[] BuildAllKeys(ReadOnlySpan<byte> document, CollectionInfo collection, ReadOnlySpan<byte> primaryKey)
+    {
+        var entries = new List<byte[]>[collection.Indexes.Count];
+        for (var i = 0; i < entries.Length; i++)
+        {
+            entries[i] = BuildKeys(document, collection.Indexes[i], primaryKey);
+        }
+
+        return entries;
+    }
+
+    private void CheckUnique(IPageReader pages, CollectionInfo collection, List<byte[]>[] addedKeys, ReadOnlySpan<byte> primaryKey)
+    {
+        for (var i = 0; i < addedKeys.Length; i++)
+        {
+            var index = collection.Indexes[i];
+            if (!index.Definition.Unique)
+            {
+                continue;
+            }
+
+            var tree = BTree.Open(index.RootPageId);
+            foreach (var fieldKey in addedKeys[i])
+            {
+                if (IndexEntries.TryFindOtherOwner(tree, pages, fieldKey, primaryKey))
+                {
+                    throw new BLiteUniqueConstraintException(Name, index.Definition.Name, IndexKeyText.Describe(fieldKey));
+                }
+            }
+        }
+    }
+
+    private static void InsertEntries(IPageWriter pages, IndexInfo index, List<byte[]> fieldKeys, ReadOnlySpan<byte> primaryKey)
+    {
+        if (fieldKeys.Count == 0)
+        {
+            return;
+        }
+
+        var tree = BTree.Open(index.RootPageId);
+        Span<byte> value = stackalloc byte[SecondaryEntry.ValueSize];
+        foreach (var fieldKey in fieldKeys)
+        {
+            SecondaryEntry.WriteValue(value, fieldKey.Length);
+            tree.Insert(pages, SecondaryEntry.ComposeKey(fieldKey, primaryKey), value);
+        }
+    }
+
+    private static void DeleteEntries(IPageWriter pages, IndexInfo index, List<byte[]> fieldKeys, ReadOnlySpan<byte> primaryKey)
+    {
+        if (fieldKeys.Count == 0)
+        {
+            return;
+        }
+
+        var tree = BTree.Open(index.RootPageId);
+        foreach (var fieldKey in fieldKeys)
+        {
+            tree.Delete(pages, SecondaryEntry.ComposeKey(fieldKey, primaryKey));
+        }
+    }
+
+    private static void RaiseSequenceToId(ReadOnlySpan<byte> document, Span<byte> stats)
+    {
+        if (!FieldValueExtractor.TryFindTopLevel(document, 0, out var id))
+        {
+            return;
+        }
+
+        long value;
+        var reader = new BsonSpanReader(id.Bytes(document));
+        switch (id.Type)
+        {
+            case BsonType.Int32:
+                value = reader.ReadInt32();
+                break;
+            case BsonType.Int64:
+                value = reader.ReadInt64();
+                break;
+            default:
+                return;
+        }
+
+        if (value > CollectionStats.ReadSequence(stats))
+        {
+            CollectionStats.WriteSequence(stats, value);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+using Microsoft.Win32.SafeHandles;
+
+namespace BLite.Core.Storage.Devices;
+
+/// <summary>
+/// A file accessed through <see cref="RandomAccess"/> (positional reads and writes, no shared
+/// stream position, so readers on several threads need no lock). <see cref="Flush"/> is
+/// <see cref="RandomAccess.FlushToDisk"/>: the data reaches the disk, not just the OS cache.
+/// </summary>
+public sealed class FileDevice : IStorageDevice
+{
+    private readonly SafeFileHandle _handle;
+
+    private FileDevice(string path, SafeFileHandle handle)
+    {
+        Name = path;
+        _handle = handle;
+    }
+
+    public string Name { get; }
+
+    public long Length => RandomAccess.GetLength(_handle);
+
+    /// <summary>
+    /// Opens (or creates) <paramref name="path"/> for reading and writing. With
+    /// <paramref name="exclusive"/> the file is opened with <see cref="FileShare.None"/>, which
+    /// .NET enforces on Linux and macOS with an advisory <c>flock</c>: any other opener using
+    /// FileShare.None (another process or another handle in this process) fails.
+    /// </summary>
+    public static FileDevice Open(string path, FileMode mode, bool exclusive)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        var handle = File.OpenHandle(
+            path,
+            mode,
+            FileAccess.ReadWrite,
+            exclusive ? FileShare.None : FileShare.ReadWrite,
+            FileOptions.RandomAccess);
+        return new FileDevice(path, handle);
+    }
+
+    public int Read(long offset, Span<byte> destination)
+    {
+        var total = 0;
+        while (total < destination.Length)
+        {
+            var read = RandomAccess.Read(_handle, destination[total..], offset + total);
+            if (read == 0)
+            {
+                break;
+            }
+
+            total += read;
+        }
+
+        return total;
+    }
+
+    public void Write(long offset, ReadOnlySpan<byte> source) => RandomAccess.Write(_handle, source, offset);
+
+    public void Write(long offset, IReadOnlyList<ReadOnlyMemory<byte>> sources) => RandomAccess.Write(_handle, sources, offset);
+
+    public void Flush() => RandomAccess.FlushToDisk(_handle);
+
+    public void SetLength(long length) => RandomAccess.SetLength(_handle, length);
+
+    public void Dispose() => _handle.Dispose();
+}

@@ -1,0 +1,273 @@
+namespace BLite.Core.Storage.Paging;
+
+/// <summary>
+/// The engine's in-memory knowledge of pages: the version chains that give snapshot isolation
+/// (the WAL index) and the page cache (images on those versions, under a byte budget with
+/// second-chance LRU eviction). Not thread-safe: the engine guards it with its lock.
+/// </summary>
+internal sealed class PageTable
+{
+    private readonly Dictionary<uint, PageVersion> _heads = [];
+    private readonly HashSet<uint> _pagesWithPins = [];
+    private readonly long _budgetBytes;
+    private readonly int _pageSize;
+    private PageVersion? _lruHead;
+    private PageVersion? _lruTail;
+
+    public PageTable(int pageSize, long budgetBytes)
+    {
+        _pageSize = pageSize;
+        _budgetBytes = budgetBytes;
+    }
+
+    public long CachedBytes { get; private set; }
+
+    public long PinnedBytes { get; private set; }
+
+    public int ChainCount => _heads.Count;
+
+    public bool HasPins => _pagesWithPins.Count > 0;
+
+    public PageVersion? Head(uint pageId) => _heads.GetValueOrDefault(pageId);
+
+    /// <summary>The version <paramref name="snapshot"/> sees; null means the database file's content.</summary>
+    public PageVersion? Find(uint pageId, long snapshot)
+    {
+        if (!_heads.TryGetValue(pageId, out var version))
+        {
+            return null;
+        }
+
+        while (version is not null && version.Seq > snapshot)
+        {
+            version = version.Older;
+        }
+
+        return version;
+    }
+
+    public void Touch(PageVersion version) => version.Referenced = true;
+
+    /// <summary>A newly committed (or recovered) version becomes the head of its chain.</summary>
+    public void Push(uint pageId, long seq, long walOffset, byte[]? image)
+    {
+        var version = new PageVersion(pageId, seq, walOffset, null);
+        version.Older = _heads.GetValueOrDefault(pageId);
+        _heads[pageId] = version;
+        if (image is not null)
+        {
+            AttachImage(version, image);
+        }
+    }
+
+    /// <summary>Caches a database-file image for a page that has no chain; returns false when a chain appeared meanwhile.</summary>
+    public bool TryAddFileImage(uint pageId, byte[] image)
+    {
+        if (_heads.ContainsKey(pageId))
+        {
+            return false;
+        }
+
+        var version = new PageVersion(pageId, 0, PageVersion.InMainFile, null);
+        _heads[pageId] = version;
+        AttachImage(version, image);
+        return true;
+    }
+
+    public void AttachImage(PageVersion version, byte[] image)
+    {
+        if (version.Dropped || version.Image is not null)
+        {
+            return;
+        }
+
+        version.Image = image;
+        version.Referenced = false;
+        LinkAtHead(version);
+        CachedBytes += _pageSize;
+        EvictOverBudget();
+    }
+
+    /// <summary>Keeps <paramref name="version"/> in memory for old snapshots whatever the budget.</summary>
+    public void Pin(PageVersion version, byte[] image)
+    {
+        if (version.Pinned)
+        {
+            return;
+        }
+
+        if (version.InLru)
+        {
+            Unlink(version);
+            CachedBytes -= _pageSize;
+        }
+
+        version.Image ??= image;
+        version.Pinned = true;
+        version.WalOffset = PageVersion.InMemoryOnly;
+        PinnedBytes += _pageSize;
+        _pagesWithPins.Add(version.PageId);
+    }
+
+    /// <summary>Adds a pinned copy of the database file's current content below every version of the page.</summary>
+    public PageVersion AppendPinnedFileImage(uint pageId, byte[] image)
+    {
+        var version = new PageVersion(pageId, 0, PageVersion.InMemoryOnly, null);
+        var tail = _heads[pageId];
+        while (tail.Older is not null)
+        {
+            tail = tail.Older;
+        }
+
+        tail.Older = version;
+        Pin(version, image);
+        return version;
+    }
+
+    /// <summary>
+    /// Drops every version but the head that no snapshot in <paramref name="snapshots"/> (ascending)
+    /// sees, and forgets the chain when only an uncached file image is left.
+    /// </summary>
+    public void Prune(uint pageId, ReadOnlySpan<long> snapshots)
+    {
+        if (!_heads.TryGetValue(pageId, out var head))
+        {
+            return;
+        }
+
+        var newer = head;
+        var hasPins = head.Pinned;
+        while (newer.Older is { } older)
+        {
+            if (IsSeenBySomeSnapshot(older.Seq, newer.Seq, snapshots))
+            {
+                hasPins |= older.Pinned;
+                newer = older;
+            }
+            else
+            {
+                newer.Older = older.Older;
+                Drop(older);
+            }
+        }
+
+        if (!hasPins)
+        {
+            _pagesWithPins.Remove(pageId);
+        }
+
+        if (head.Older is null && head.WalOffset == PageVersion.InMainFile && head.Image is null)
+        {
+            _heads.Remove(pageId);
+            head.Dropped = true;
+        }
+    }
+
+    public void PrunePinnedPages(ReadOnlySpan<long> snapshots)
+    {
+        if (_pagesWithPins.Count == 0)
+        {
+            return;
+        }
+
+        foreach (var pageId in _pagesWithPins.ToArray())
+        {
+            Prune(pageId, snapshots);
+        }
+    }
+
+    private static bool IsSeenBySomeSnapshot(long seq, long newerSeq, ReadOnlySpan<long> snapshots)
+    {
+        foreach (var snapshot in snapshots)
+        {
+            if (snapshot >= seq && snapshot < newerSeq)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private void Drop(PageVersion version)
+    {
+        version.Dropped = true;
+        version.Older = null;
+        if (version.InLru)
+        {
+            Unlink(version);
+            CachedBytes -= _pageSize;
+        }
+
+        if (version.Pinned)
+        {
+            PinnedBytes -= _pageSize;
+        }
+
+        version.Image = null;
+    }
+
+    private void EvictOverBudget()
+    {
+        // Each pass either evicts the tail or gives it its second chance, and a second chance is
+        // spent once, so this ends within two laps of the list.
+        while (CachedBytes > _budgetBytes && _lruTail is { } victim)
+        {
+            Unlink(victim);
+            if (victim.Referenced)
+            {
+                victim.Referenced = false;
+                LinkAtHead(victim);
+                continue;
+            }
+
+            victim.Image = null;
+            CachedBytes -= _pageSize;
+            if (victim.WalOffset == PageVersion.InMainFile && victim.Older is null
+                && _heads.TryGetValue(victim.PageId, out var head) && ReferenceEquals(head, victim))
+            {
+                _heads.Remove(victim.PageId);
+                victim.Dropped = true;
+            }
+        }
+    }
+
+    private void LinkAtHead(PageVersion version)
+    {
+        version.LruPrevious = null;
+        version.LruNext = _lruHead;
+        if (_lruHead is not null)
+        {
+            _lruHead.LruPrevious = version;
+        }
+
+        _lruHead = version;
+        _lruTail ??= version;
+        version.InLru = true;
+    }
+
+    private void Unlink(PageVersion version)
+    {
+        if (version.LruPrevious is null)
+        {
+            _lruHead = version.LruNext;
+        }
+        else
+        {
+            version.LruPrevious.LruNext = version.LruNext;
+        }
+
+        if (version.LruNext is null)
+        {
+            _lruTail = version.LruPrevious;
+        }
+        else
+        {
+            version.LruNext.LruPrevious = version.LruPrevious;
+        }
+
+        version.LruPrevious = null;
+        version.LruNext = null;
+        version.InLru = false;
+    }
+}

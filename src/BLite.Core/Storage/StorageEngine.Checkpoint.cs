@@ -1,0 +1,215 @@
+using System.Buffers;
+using System.Diagnostics;
+using BLite.Core.Storage.Paging;
+using BLite.Core.Storage.Wal;
+
+namespace BLite.Core.Storage;
+
+public sealed partial class StorageEngine
+{
+    private const int CheckpointBatchPages = 64;
+
+    /// <summary>
+    /// The checkpoint, run by the writer-slot holder:
+    /// 1. flush the WAL (in Normal mode this is the only flush), so the file is never ahead of it;
+    /// 2. pin in memory every page version an active reader still needs and the file is about to lose;
+    /// 3. write the newest version of every page in the WAL into the file, then flush the file;
+    /// 4. point the version chains at the file and restart the WAL (new generation, flushed header).
+    /// A crash before step 4 completes replays the old WAL onto the file again, which is harmless.
+    /// Readers are never waited for: step 2 is what lets a checkpoint run under a long reader.
+    /// </summary>
+    private void CheckpointCore()
+    {
+        WaitDurable(_writtenLsn);
+        if (_wal.FrameCount == 0)
+        {
+            return;
+        }
+
+        uint[] pages;
+        lock (_sync)
+        {
+            pages = [.. _walPages];
+        }
+
+        Array.Sort(pages);
+        try
+        {
+            PinVersionsForOldReaders(pages);
+            CopyNewestVersionsToFile(pages);
+            lock (_sync)
+            {
+                var snapshots = LiveSnapshots();
+                foreach (var pageId in pages)
+                {
+                    _pages.Head(pageId)!.WalOffset = PageVersion.InMainFile;
+                    _pages.Prune(pageId, snapshots);
+                }
+
+                _walPages.Clear();
+                _filePageCount = Math.Max(_filePageCount, (long)pages[^1] + 1);
+                _walEpoch++;
+                _fileEpoch++;
+            }
+
+            if (_walDevice.Length > 2 * Options.WalCheckpointThresholdBytes)
+            {
+                // One huge transaction stretched the log: give the space back, but not after every
+                // checkpoint, since overwriting an allocated file is cheaper than growing it again.
+                _walDevice.SetLength(WalFormat.HeaderSize);
+            }
+
+            _wal.Restart(_wal.Generation + 1);
+            lock (_sync)
+            {
+                _writtenFrames = 0;
+                _durableFrames = 0;
+                _checkpoints++;
+            }
+        }
+        catch (Exception exception) when (exception is IOException or BLiteException)
+        {
+            Fail(exception);
+            if (exception is BLiteException)
+            {
+                throw;
+            }
+
+            throw new BLiteException($"Checkpoint of database '{Path}' failed ({exception.Message}); the write-ahead log still holds every commit. The database refuses writes until it is reopened.", exception);
+        }
+    }
+
+    /// <summary>The auto-checkpoint of a commit that filled the WAL past the threshold; the caller holds the writer slot.</summary>
+    internal void CheckpointAfterCommit() => CheckpointCore();
+
+    private void PinVersionsForOldReaders(uint[] pages)
+    {
+        var toPin = new List<(uint PageId, PageVersion? Version)>();
+        lock (_sync)
+        {
+            foreach (var snapshot in _readers.Keys)
+            {
+                if (snapshot == _writtenSeq)
+                {
+                    continue;
+                }
+
+                foreach (var pageId in pages)
+                {
+                    var seen = _pages.Find(pageId, snapshot);
+                    if (seen is null ? pageId < _filePageCount : !seen.Pinned && !ReferenceEquals(seen, _pages.Head(pageId)))
+                    {
+                        toPin.Add((pageId, seen));
+                    }
+                }
+            }
+        }
+
+        if (toPin.Count == 0)
+        {
+            return;
+        }
+
+        var fileImagesPinned = new HashSet<uint>();
+        foreach (var (pageId, version) in toPin)
+        {
+            var image = version?.Image ?? ReadForCheckpoint(version is not null && version.WalOffset >= 0, version?.WalOffset ?? 0, pageId);
+            lock (_sync)
+            {
+                if (version is not null)
+                {
+                    _pages.Pin(version, image);
+                }
+                else if (fileImagesPinned.Add(pageId))
+                {
+                    _pages.AppendPinnedFileImage(pageId, image);
+                }
+            }
+        }
+    }
+
+    private void CopyNewestVersionsToFile(uint[] pages)
+    {
+        var segments = new List<ReadOnlyMemory<byte>>(CheckpointBatchPages);
+        var rented = new List<byte[]>(CheckpointBatchPages);
+        lock (_sync)
+        {
+            _fileEpoch++;
+        }
+
+        try
+        {
+            var runStart = 0;
+            while (runStart < pages.Length)
+            {
+                // Consecutive page ids go out as one gathered write.
+                var runEnd = runStart + 1;
+                while (runEnd < pages.Length && runEnd - runStart < CheckpointBatchPages && pages[runEnd] == pages[runEnd - 1] + 1)
+                {
+                    runEnd++;
+                }
+
+                for (var i = runStart; i < runEnd; i++)
+                {
+                    segments.Add(NewestImageForCheckpoint(pages[i], rented));
+                }
+
+                _file.Write((long)pages[runStart] * PageSize, segments);
+                segments.Clear();
+                foreach (var buffer in rented)
+                {
+                    ArrayPool<byte>.Shared.Return(buffer);
+                }
+
+                rented.Clear();
+                runStart = runEnd;
+            }
+        }
+        finally
+        {
+            foreach (var buffer in rented)
+            {
+                ArrayPool<byte>.Shared.Return(buffer);
+            }
+        }
+
+        _file.Flush();
+    }
+
+    private ReadOnlyMemory<byte> NewestImageForCheckpoint(uint pageId, List<byte[]> rented)
+    {
+        long walOffset;
+        lock (_sync)
+        {
+            var head = _pages.Head(pageId)!;
+            if (head.Image is { } cached)
+            {
+                return cached;
+            }
+
+            Debug.Assert(head.WalOffset >= 0, "A page in the WAL has its newest version in the WAL.");
+            walOffset = head.WalOffset;
+        }
+
+        var buffer = ArrayPool<byte>.Shared.Rent(PageSize);
+        rented.Add(buffer);
+        var image = buffer.AsSpan(0, PageSize);
+        if (_walDevice.Read(walOffset, image) != PageSize || !PageLayout.IsSealed(image, pageId))
+        {
+            throw PageCorruption(fromWal: true, pageId, image.ToArray());
+        }
+
+        return buffer.AsMemory(0, PageSize);
+    }
+
+    private byte[] ReadForCheckpoint(bool fromWal, long walOffset, uint pageId)
+    {
+        var image = new byte[PageSize];
+        if (!TryReadImage(fromWal, fromWal ? walOffset : (long)pageId * PageSize, pageId, image))
+        {
+            throw PageCorruption(fromWal, pageId, image);
+        }
+
+        return image;
+    }
+}

@@ -1,0 +1,196 @@
+using System.Buffers;
+
+namespace BLite.Core.Storage;
+
+public sealed partial class StorageEngine
+{
+    private readonly Queue<(long EndLsn, long Seq)> _unpublished = new();
+    private long _writtenLsn;
+    private long _durableLsn;
+    private uint _writtenFrames;
+    private uint _durableFrames;
+    private bool _flushing;
+    private TaskCompletionSource? _flushDone;
+
+    private enum FlushRole
+    {
+        Done,
+        Wait,
+        Lead,
+    }
+
+    /// <summary>
+    /// Appends one transaction's sealed page images to the WAL and installs them as the newest
+    /// versions. Called by the writer-slot holder. Returns the log position the commit is durable
+    /// at; in Full mode readers see the commit only once a flush reaches that position.
+    /// </summary>
+    internal long AppendCommit(ReadOnlySpan<uint> pageIds, ReadOnlySpan<byte[]> images, out bool checkpointDue)
+    {
+        ThrowIfUnwritable();
+        var seq = _writtenSeq + 1;
+        uint durableFrames;
+        lock (_sync)
+        {
+            durableFrames = _durableFrames;
+        }
+
+        var offsets = ArrayPool<long>.Shared.Rent(pageIds.Length);
+        try
+        {
+            long appended;
+            try
+            {
+                appended = _wal.Append(pageIds, images, seq, durableFrames, offsets);
+            }
+            catch (IOException exception)
+            {
+                Fail(exception);
+                throw new BLiteException($"Commit to database '{Path}' failed: the write-ahead log could not be written ({exception.Message}). The database refuses writes until it is reopened.", exception);
+            }
+
+            lock (_sync)
+            {
+                for (var i = 0; i < pageIds.Length; i++)
+                {
+                    _pages.Push(pageIds[i], seq, offsets[i], images[i]);
+                    _walPages.Add(pageIds[i]);
+                }
+
+                _writtenSeq = seq;
+                _writtenLsn += appended;
+                _writtenFrames = _wal.FrameCount;
+                _commits++;
+                if (Options.Durability == Durability.Full)
+                {
+                    _unpublished.Enqueue((_writtenLsn, seq));
+                }
+                else
+                {
+                    _publishedSeq = seq;
+                }
+            }
+
+            checkpointDue = _wal.End >= Options.WalCheckpointThresholdBytes;
+            return _writtenLsn;
+        }
+        finally
+        {
+            ArrayPool<long>.Shared.Return(offsets);
+        }
+    }
+
+    /// <summary>
+    /// Returns once the WAL is flushed up to <paramref name="lsn"/>. Group commit: whoever finds no
+    /// flush running flushes everything written so far; the others wait for that flush and, if it
+    /// did not cover them, the next one. N concurrent committers thus share about two flushes.
+    /// </summary>
+    internal void WaitDurable(long lsn)
+    {
+        while (true)
+        {
+            switch (ClaimFlush(lsn, out var wait, out var targetLsn, out var targetFrames))
+            {
+                case FlushRole.Done:
+                    return;
+                case FlushRole.Wait:
+                    wait!.GetAwaiter().GetResult();
+                    break;
+                default:
+                    LeadFlush(targetLsn, targetFrames);
+                    break;
+            }
+        }
+    }
+
+    internal async ValueTask WaitDurableAsync(long lsn, CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            switch (ClaimFlush(lsn, out var wait, out var targetLsn, out var targetFrames))
+            {
+                case FlushRole.Done:
+                    return;
+                case FlushRole.Wait:
+                    await wait!.WaitAsync(cancellationToken).ConfigureAwait(false);
+                    break;
+                default:
+                    LeadFlush(targetLsn, targetFrames);
+                    break;
+            }
+        }
+    }
+
+    internal bool RunsFullDurability => Options.Durability == Durability.Full;
+
+    private FlushRole ClaimFlush(long lsn, out Task? wait, out long targetLsn, out uint targetFrames)
+    {
+        wait = null;
+        targetLsn = 0;
+        targetFrames = 0;
+        lock (_sync)
+        {
+            if (_durableLsn >= lsn)
+            {
+                return FlushRole.Done;
+            }
+
+            if (_failure is { } failure)
+            {
+                ThrowFailed(failure);
+            }
+
+            ThrowIfDisposed();
+            if (_flushing)
+            {
+                wait = (_flushDone ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
+                return FlushRole.Wait;
+            }
+
+            _flushing = true;
+            targetLsn = _writtenLsn;
+            targetFrames = _writtenFrames;
+            return FlushRole.Lead;
+        }
+    }
+
+    private void LeadFlush(long targetLsn, uint targetFrames)
+    {
+        Exception? failure = null;
+        try
+        {
+            _walDevice.Flush();
+        }
+        catch (Exception exception) when (exception is IOException or ObjectDisposedException)
+        {
+            failure = exception;
+        }
+
+        TaskCompletionSource? done;
+        lock (_sync)
+        {
+            _flushing = false;
+            done = _flushDone;
+            _flushDone = null;
+            if (failure is null)
+            {
+                _durableLsn = Math.Max(_durableLsn, targetLsn);
+                _durableFrames = targetFrames;
+                while (_unpublished.TryPeek(out var commit) && commit.EndLsn <= _durableLsn)
+                {
+                    _publishedSeq = commit.Seq;
+                    _unpublished.Dequeue();
+                }
+            }
+            else
+            {
+                Fail(failure);
+            }
+        }
+
+        done?.SetResult();
+        if (failure is not null)
+        {
+            throw new BLiteException($"Flushing the write-ahead log of database '{Path}' failed ({failure.Message}); the commit may or may not be durable. The database refuses writes until it is reopened.", failure);
+        }
+    }
+}

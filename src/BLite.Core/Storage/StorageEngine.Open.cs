@@ -1,0 +1,234 @@
+using System.Buffers.Binary;
+using BLite.Core.Storage.Devices;
+using BLite.Core.Storage.Paging;
+using BLite.Core.Storage.Wal;
+
+namespace BLite.Core.Storage;
+
+public sealed partial class StorageEngine
+{
+    /// <summary>The WAL's path for a database file: <c>name.blite</c> → <c>name.blite-wal</c>.</summary>
+    public static string WalPathFor(string databasePath) => databasePath + "-wal";
+
+    /// <summary>
+    /// Opens the database at <paramref name="path"/>, creating it when the file is missing or
+    /// empty, and recovers committed transactions from its WAL. Both files are locked for the
+    /// engine's lifetime. Throws <see cref="BLiteException"/> for a file that is not a BLite
+    /// database or has a newer format (the file is left untouched),
+    /// <see cref="BLiteDatabaseLockedException"/> when another engine has it open, and
+    /// <see cref="BLiteCorruptionException"/> for damage recovery cannot explain as a torn write.
+    /// </summary>
+    public static StorageEngine Open(string path, StorageOptions options)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        ArgumentNullException.ThrowIfNull(options);
+        var validated = options.Validated();
+        if (validated.Durability == Durability.InMemory)
+        {
+            return OpenCore(path, new MemoryDevice(path), new MemoryDevice(WalPathFor(path)), validated);
+        }
+
+        var fullPath = System.IO.Path.GetFullPath(path);
+        var file = OpenLocked(fullPath);
+        FileDevice? wal = null;
+        try
+        {
+            var walPath = WalPathFor(fullPath);
+            var walExisted = File.Exists(walPath);
+            if (!walExisted)
+            {
+                ProbeHeader(file, fullPath, walMayHoldHeader: false);
+            }
+
+            wal = OpenLocked(walPath);
+            return OpenCore(fullPath, file, wal, validated);
+        }
+        catch
+        {
+            wal?.Dispose();
+            file.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>A database that lives in memory only (its durability is forced to <see cref="Durability.InMemory"/>).</summary>
+    public static StorageEngine OpenInMemory(StorageOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        var validated = options.Validated();
+        validated.Durability = Durability.InMemory;
+        return OpenCore(":memory:", new MemoryDevice(":memory:"), new MemoryDevice(":memory:-wal"), validated);
+    }
+
+    /// <summary>
+    /// Opens a database on caller-supplied devices (file and WAL), e.g. fault-injecting ones.
+    /// The engine owns the devices from here on and disposes them.
+    /// </summary>
+    public static StorageEngine Open(IStorageDevice file, IStorageDevice wal, StorageOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(file);
+        ArgumentNullException.ThrowIfNull(wal);
+        ArgumentNullException.ThrowIfNull(options);
+        return OpenCore(file.Name, file, wal, options.Validated());
+    }
+
+    private static FileDevice OpenLocked(string path)
+    {
+        try
+        {
+            return FileDevice.Open(path, FileMode.OpenOrCreate, exclusive: true);
+        }
+        catch (IOException exception) when (File.Exists(path) && IsSharingViolation(exception))
+        {
+            throw new BLiteDatabaseLockedException(path, exception);
+        }
+    }
+
+    private static bool IsSharingViolation(IOException exception) =>
+        (exception.HResult & 0xFFFF) is 32 or 33 || exception.HResult == 11;
+
+    private static StorageEngine OpenCore(string path, IStorageDevice file, IStorageDevice walDevice, StorageOptions options)
+    {
+        var scan = WalScanner.Scan(walDevice, path);
+        var recovering = scan.HeaderValid && scan.TransactionCount > 0;
+
+        // Creation writes page 0 to the file only in its first checkpoint; a crash during that
+        // write can leave a file without its magic while the WAL still holds the header page.
+        var walHoldsHeader = recovering && scan.CommittedFrames.Exists(frame => frame.PageId == PageIds.Header);
+        var probe = ProbeHeader(file, path, walMayHoldHeader: walHoldsHeader);
+        if (probe is { } header && recovering && (scan.PageSize != header.PageSize || scan.DatabaseId != header.DatabaseId))
+        {
+            throw new BLiteException($"The write-ahead log '{walDevice.Name}' belongs to another database than '{path}' (different database id or page size); refusing to apply it.");
+        }
+
+        if (probe is null && file.Length > 0 && !recovering)
+        {
+            throw NotADatabase(path);
+        }
+
+        var creating = probe is null && !recovering;
+        var pageSize = probe?.PageSize ?? (recovering ? scan.PageSize : options.PageSize);
+        var databaseId = probe?.DatabaseId ?? (recovering ? scan.DatabaseId : NewDatabaseId());
+        var engine = new StorageEngine(path, options, file, walDevice, pageSize, databaseId);
+        try
+        {
+            if (recovering)
+            {
+                engine.Recover(scan);
+            }
+            else
+            {
+                engine._wal.Restart(scan.HeaderValid ? scan.Generation + 1 : 1);
+            }
+
+            if (creating)
+            {
+                engine.InitializeNewDatabase();
+            }
+
+            engine.CheckHeaderPage();
+            return engine;
+        }
+        catch (IOException exception)
+        {
+            engine.CloseWithoutCheckpoint();
+            throw new BLiteException($"Opening database '{path}' failed: {exception.Message}", exception);
+        }
+        catch
+        {
+            engine.CloseWithoutCheckpoint();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Reads the fixed part of page 0 straight from the file: magic, version, page size and id
+    /// never change after creation, so the file's copy is authoritative even when the WAL holds a
+    /// newer page 0. Returns null for an empty (or, when the WAL may supply it, too short) file.
+    /// </summary>
+    private static DatabaseHeader? ProbeHeader(IStorageDevice file, string path, bool walMayHoldHeader)
+    {
+        var length = file.Length;
+        if (length == 0)
+        {
+            return null;
+        }
+
+        Span<byte> prefix = stackalloc byte[DatabaseHeader.FixedPrefixSize];
+        if (length < prefix.Length || file.Read(0, prefix) < prefix.Length)
+        {
+            return walMayHoldHeader || length == 0 ? null : throw NotADatabase(path);
+        }
+
+        if (!DatabaseHeader.HasMagic(prefix))
+        {
+            return walMayHoldHeader ? null : throw NotADatabase(path);
+        }
+
+        var header = DatabaseHeader.Read(prefix);
+        if (header.Version > DatabaseHeader.FormatVersion)
+        {
+            throw new BLiteException($"Database '{path}' has format version {header.Version}; this BLite reads up to version {DatabaseHeader.FormatVersion}. Open it with a newer BLite.");
+        }
+
+        if (header.Version == 0 || !PageLayout.IsValidPageSize(header.PageSize))
+        {
+            throw new BLiteCorruptionException(path, PageIds.Header, $"the header names format version {header.Version} and page size {header.PageSize}, which BLite never writes.");
+        }
+
+        return header;
+    }
+
+    private static BLiteException NotADatabase(string path) =>
+        new($"'{path}' is not a BLite database (its first bytes are not the BLite header); it was left unchanged.");
+
+    private static ulong NewDatabaseId()
+    {
+        Span<byte> bytes = stackalloc byte[8];
+        Random.Shared.NextBytes(bytes);
+        return BinaryPrimitives.ReadUInt64LittleEndian(bytes) | 1;
+    }
+
+    /// <summary>Rebuilds the WAL index from the committed frames, then checkpoints them into the file.</summary>
+    private void Recover(WalScanResult scan)
+    {
+        foreach (var frame in scan.CommittedFrames)
+        {
+            _pages.Push(frame.PageId, frame.Transaction + 1, frame.ImageOffset, null);
+            _walPages.Add(frame.PageId);
+        }
+
+        _writtenSeq = _publishedSeq = scan.TransactionCount;
+        _wal.AdoptRecovered(scan.Generation, (uint)scan.CommittedFrames.Count, WalFormat.HeaderSize + ((long)scan.CommittedFrames.Count * _wal.FrameSize));
+        CheckpointCore();
+    }
+
+    /// <summary>A new database is its first transaction: header page and zeroed catalog page, through the WAL.</summary>
+    private void InitializeNewDatabase()
+    {
+        var header = new byte[PageSize];
+        new DatabaseHeader
+        {
+            Version = DatabaseHeader.FormatVersion,
+            PageSize = PageSize,
+            PageCount = 2,
+            DatabaseId = DatabaseId,
+        }.Write(header);
+        PageLayout.Seal(header, PageIds.Header);
+        var catalog = new byte[PageSize];
+        PageLayout.Seal(catalog, PageIds.Catalog);
+
+        var lsn = AppendCommit([PageIds.Header, PageIds.Catalog], [header, catalog], out _);
+        WaitDurable(lsn);
+        CheckpointCore();
+    }
+
+    private void CheckHeaderPage()
+    {
+        var header = DatabaseHeader.Read(GetImage(PageIds.Header, _publishedSeq));
+        if (header.PageSize != PageSize || header.DatabaseId != DatabaseId || header.PageCount < 2)
+        {
+            throw new BLiteCorruptionException(Path, PageIds.Header, "the header page disagrees with the file's fixed header fields.");
+        }
+    }
+}

@@ -1,0 +1,90 @@
+using BLite.Core.Storage.Paging;
+
+namespace BLite.Core.Storage;
+
+public sealed partial class StorageEngine
+{
+    /// <summary>
+    /// The whole image (payload and trailer) of <paramref name="pageId"/> as <paramref name="snapshot"/>
+    /// sees it. Cached images are returned as they are: they are never mutated.
+    /// </summary>
+    internal byte[] GetImage(uint pageId, long snapshot)
+    {
+        while (true)
+        {
+            PageVersion? version;
+            bool fromWal;
+            long location;
+            long fileEpoch;
+            long walEpoch;
+            lock (_sync)
+            {
+                ThrowIfDisposed();
+                version = _pages.Find(pageId, snapshot);
+                if (version?.Image is { } cached)
+                {
+                    _pages.Touch(version);
+                    return cached;
+                }
+
+                fromWal = version is not null && version.WalOffset >= 0;
+                location = fromWal ? version!.WalOffset : (long)pageId * PageSize;
+                fileEpoch = _fileEpoch;
+                walEpoch = _walEpoch;
+            }
+
+            var image = new byte[PageSize];
+            var intact = TryReadImage(fromWal, location, pageId, image);
+
+            lock (_sync)
+            {
+                // A checkpoint that overwrote the file or restarted the WAL while we read may have
+                // changed the bytes under us; the version chain now says where our image lives.
+                if (fileEpoch != _fileEpoch || walEpoch != _walEpoch)
+                {
+                    continue;
+                }
+
+                if (!intact)
+                {
+                    throw PageCorruption(fromWal, pageId, image);
+                }
+
+                if (version is null)
+                {
+                    _pages.TryAddFileImage(pageId, image);
+                }
+                else
+                {
+                    _pages.AttachImage(version, image);
+                }
+
+                return image;
+            }
+        }
+    }
+
+    /// <summary>Reads and checks a page image from the WAL or the file, outside the lock.</summary>
+    private bool TryReadImage(bool fromWal, long location, uint pageId, byte[] image)
+    {
+        int read;
+        try
+        {
+            read = fromWal ? _walDevice.Read(location, image) : _file.Read(location, image);
+        }
+        catch (IOException exception)
+        {
+            throw new BLiteException($"Reading page {pageId} of database '{Path}' failed: {exception.Message}", exception);
+        }
+
+        return read == image.Length && PageLayout.IsSealed(image, pageId);
+    }
+
+    private BLiteCorruptionException PageCorruption(bool fromWal, uint pageId, byte[] image)
+    {
+        var where = fromWal ? $"in its write-ahead log frame ('{_walDevice.Name}')" : "in the database file";
+        var exception = new BLiteCorruptionException(Path, pageId, $"{PageLayout.DescribeDamage(image, pageId)} ({where}).");
+        Fail(exception);
+        return exception;
+    }
+}

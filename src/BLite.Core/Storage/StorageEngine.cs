@@ -1,0 +1,324 @@
+using System.Runtime.InteropServices;
+using BLite.Core.Diagnostics;
+using BLite.Core.Storage.Devices;
+using BLite.Core.Storage.Paging;
+using BLite.Core.Storage.Wal;
+using BLite.Core.Transactions;
+
+namespace BLite.Core.Storage;
+
+/// <summary>
+/// The storage engine: a paged database file plus an append-only, checksummed write-ahead log.
+/// One writer at a time (<see cref="BeginWrite"/>), any number of snapshot readers
+/// (<see cref="BeginRead"/>); readers and the writer never wait for each other.
+/// </summary>
+/// <remarks>
+/// Concurrency: <c>_sync</c> guards the page table, the reader registry and the commit/flush
+/// bookkeeping, and is only ever held for in-memory work, never across I/O. The writer slot is a
+/// SemaphoreSlim rather than a lock so a write transaction may be committed on another thread
+/// after an await. See docs/storage.md.
+/// </remarks>
+public sealed partial class StorageEngine : IDisposable
+{
+    private readonly IStorageDevice _file;
+    private readonly IStorageDevice _walDevice;
+    private readonly WriteAheadLog _wal;
+    private readonly Lock _sync = new();
+    private readonly PageTable _pages;
+    private readonly SemaphoreSlim _writerSlot = new(1, 1);
+    private readonly Dictionary<long, int> _readers = [];
+    private readonly HashSet<uint> _walPages = [];
+    private readonly List<IPageOwnershipSource> _ownershipSources = [];
+    private long _publishedSeq;
+    private long _writtenSeq;
+    private long _filePageCount;
+    private long _fileEpoch;
+    private long _walEpoch;
+    private long _checkpoints;
+    private long _commits;
+    private Exception? _failure;
+    private bool _disposed;
+
+    private StorageEngine(string path, StorageOptions options, IStorageDevice file, IStorageDevice wal, int pageSize, ulong databaseId)
+    {
+        Path = path;
+        Options = options;
+        _file = file;
+        _walDevice = wal;
+        PageSize = pageSize;
+        DatabaseId = databaseId;
+        _pages = new PageTable(pageSize, options.CacheBudgetBytes);
+        _wal = new WriteAheadLog(wal, pageSize, databaseId);
+        _filePageCount = file.Length / pageSize;
+    }
+
+    /// <summary>The database file's path (or the in-memory label).</summary>
+    public string Path { get; }
+
+    /// <summary>The options the engine runs with (a validated copy).</summary>
+    public StorageOptions Options { get; }
+
+    /// <summary>Page size of this database, fixed at creation.</summary>
+    public int PageSize { get; }
+
+    /// <summary>Bytes of each page available to the layers above (the page size less the 8-byte trailer).</summary>
+    public int PagePayloadSize => PageLayout.PayloadSize(PageSize);
+
+    internal ulong DatabaseId { get; }
+
+    internal bool IsClosed
+    {
+        get
+        {
+            lock (_sync)
+            {
+                return _disposed;
+            }
+        }
+    }
+
+    /// <summary>Starts a snapshot reader: it sees every commit acknowledged before this call, and nothing later.</summary>
+    public ReadTransaction BeginRead()
+    {
+        long snapshot;
+        lock (_sync)
+        {
+            ThrowIfDisposed();
+            snapshot = _publishedSeq;
+            CollectionsMarshal.GetValueRefOrAddDefault(_readers, snapshot, out _)++;
+        }
+
+        try
+        {
+            var pageCount = DatabaseHeader.ReadPageCount(GetImage(PageIds.Header, snapshot));
+            return new ReadTransaction(this, snapshot, pageCount);
+        }
+        catch
+        {
+            EndRead(snapshot);
+            throw;
+        }
+    }
+
+    /// <summary>Waits for the single writer slot and starts a write transaction.</summary>
+    public WriteTransaction BeginWrite()
+    {
+        ThrowIfUnwritable();
+        _writerSlot.Wait();
+        return StartWrite();
+    }
+
+    /// <summary>Waits asynchronously for the single writer slot and starts a write transaction.</summary>
+    public async ValueTask<WriteTransaction> BeginWriteAsync(CancellationToken cancellationToken = default)
+    {
+        ThrowIfUnwritable();
+        await _writerSlot.WaitAsync(cancellationToken).ConfigureAwait(false);
+        return StartWrite();
+    }
+
+    /// <summary>
+    /// Copies every committed page from the WAL into the database file, flushes it and restarts
+    /// the WAL. Waits for the writer slot; never waits for readers.
+    /// </summary>
+    public void Checkpoint()
+    {
+        ThrowIfUnwritable();
+        _writerSlot.Wait();
+        try
+        {
+            ThrowIfUnwritable();
+            CheckpointCore();
+        }
+        finally
+        {
+            _writerSlot.Release();
+        }
+    }
+
+    /// <summary>Registers a structure that owns pages, so <see cref="Verify"/> checks it on every run.</summary>
+    public void AddOwnershipSource(IPageOwnershipSource source)
+    {
+        ArgumentNullException.ThrowIfNull(source);
+        lock (_sync)
+        {
+            _ownershipSources.Add(source);
+        }
+    }
+
+    /// <summary>
+    /// Checks the database as of a fresh snapshot: every page's checksum, the header, the free
+    /// list, and that no page is both free and owned or owned twice (owners come from the
+    /// registered <see cref="IPageOwnershipSource"/>s and <paramref name="extraSources"/>).
+    /// </summary>
+    /// <param name="requireEveryPageOwned">Also report pages that are neither free nor claimed (leaks); only meaningful when every structure registers a source.</param>
+    /// <param name="extraSources">Ownership sources for this run only.</param>
+    public VerificationReport Verify(bool requireEveryPageOwned = false, params IPageOwnershipSource[] extraSources)
+    {
+        ArgumentNullException.ThrowIfNull(extraSources);
+        IPageOwnershipSource[] sources;
+        lock (_sync)
+        {
+            sources = [.. _ownershipSources, .. extraSources];
+        }
+
+        using var snapshot = BeginRead();
+        return ConsistencyChecker.Check(this, snapshot, sources, requireEveryPageOwned);
+    }
+
+    /// <summary>Memory, WAL and activity figures at this instant.</summary>
+    public StorageStatistics GetStatistics()
+    {
+        lock (_sync)
+        {
+            var readers = 0;
+            foreach (var count in _readers.Values)
+            {
+                readers += count;
+            }
+
+            return new StorageStatistics(
+                _pages.CachedBytes,
+                _pages.PinnedBytes,
+                Options.CacheBudgetBytes,
+                _wal.End,
+                _walDevice.Length,
+                _checkpoints,
+                _commits,
+                readers,
+                _pages.ChainCount);
+        }
+    }
+
+    /// <summary>Checkpoints (unless the engine failed or a write transaction is still open) and closes the files.</summary>
+    public void Dispose()
+    {
+        lock (_sync)
+        {
+            if (_disposed)
+            {
+                return;
+            }
+        }
+
+        var ownsSlot = _writerSlot.Wait(0);
+        Exception? checkpointFailure = null;
+        try
+        {
+            if (ownsSlot && _failure is null && Options.Durability != Durability.InMemory)
+            {
+                CheckpointCore();
+            }
+        }
+        catch (BLiteException exception)
+        {
+            checkpointFailure = exception;
+        }
+        finally
+        {
+            Close();
+            if (ownsSlot)
+            {
+                _writerSlot.Release();
+            }
+        }
+
+        if (checkpointFailure is not null)
+        {
+            throw new BLiteException($"Closing database '{Path}' failed during the final checkpoint; its write-ahead log still holds every commit and the next open recovers them.", checkpointFailure);
+        }
+    }
+
+    /// <summary>Closes the devices as a killed process would: no checkpoint, no flush. For crash tests.</summary>
+    internal void CloseWithoutCheckpoint() => Close();
+
+    internal void EndRead(long snapshot)
+    {
+        lock (_sync)
+        {
+            ref var count = ref CollectionsMarshal.GetValueRefOrNullRef(_readers, snapshot);
+            if (--count == 0)
+            {
+                _readers.Remove(snapshot);
+            }
+
+            if (_pages.HasPins)
+            {
+                _pages.PrunePinnedPages(LiveSnapshots());
+            }
+        }
+    }
+
+    internal void ReleaseWriter() => _writerSlot.Release();
+
+    private WriteTransaction StartWrite()
+    {
+        try
+        {
+            ThrowIfUnwritable();
+            var snapshot = _writtenSeq;
+            var header = DatabaseHeader.Read(GetImage(PageIds.Header, snapshot));
+            return new WriteTransaction(this, snapshot, header);
+        }
+        catch
+        {
+            _writerSlot.Release();
+            throw;
+        }
+    }
+
+    /// <summary>Snapshots still in use, ascending: every reader's, plus the published one new readers will get. Call under _sync.</summary>
+    private long[] LiveSnapshots()
+    {
+        var snapshots = new long[_readers.Count + 1];
+        var i = 0;
+        foreach (var snapshot in _readers.Keys)
+        {
+            snapshots[i++] = snapshot;
+        }
+
+        snapshots[i] = _publishedSeq;
+        Array.Sort(snapshots);
+        return snapshots;
+    }
+
+    private void Close()
+    {
+        lock (_sync)
+        {
+            if (_disposed)
+            {
+                return;
+            }
+
+            _disposed = true;
+        }
+
+        _walDevice.Dispose();
+        _file.Dispose();
+    }
+
+    private void ThrowIfDisposed()
+    {
+        if (_disposed)
+        {
+            ThrowDisposed();
+        }
+    }
+
+    private void ThrowIfUnwritable()
+    {
+        ThrowIfDisposed();
+        if (_failure is { } failure)
+        {
+            ThrowFailed(failure);
+        }
+    }
+
+    private void ThrowDisposed() => throw new ObjectDisposedException(nameof(StorageEngine), $"Database '{Path}' is closed.");
+
+    private void ThrowFailed(Exception failure) =>
+        throw new BLiteException($"Database '{Path}' refuses writes after an earlier failure ({failure.Message}); reopen it to recover from the write-ahead log.", failure);
+
+    /// <summary>Marks the engine unwritable after an I/O failure or detected corruption. Call under _sync or before publishing.</summary>
+    private void Fail(Exception failure) => Interlocked.CompareExchange(ref _failure, failure, null);
+}

@@ -1,0 +1,49 @@
+namespace BLite.Core.Storage;
+
+/// <summary>Settings for <see cref="StorageEngine"/>. Validated when the engine opens.</summary>
+public sealed class StorageOptions
+{
+    /// <summary>How far a commit travels before it returns. Default <see cref="Durability.Full"/>.</summary>
+    public Durability Durability { get; set; } = Durability.Full;
+
+    /// <summary>
+    /// Page size of a new database: a power of two from 4 KB to 64 KB, default 8 KB. An existing
+    /// database keeps the page size it was created with and this value is ignored.
+    /// </summary>
+    public int PageSize { get; set; } = 8192;
+
+    /// <summary>
+    /// Byte budget of the page cache (default 64 MiB). Pages kept for old snapshots after a
+    /// checkpoint are counted separately (<c>StorageStatistics.PinnedBytes</c>).
+    /// </summary>
+    public long CacheBudgetBytes { get; set; } = 64L * 1024 * 1024;
+
+    /// <summary>
+    /// A commit that leaves the WAL at or above this size runs a checkpoint before returning
+    /// (default 16 MiB; at least one page).
+    /// </summary>
+    public long WalCheckpointThresholdBytes { get; set; } = 16L * 1024 * 1024;
+
+    internal StorageOptions Validated()
+    {
+        if (!Enum.IsDefined(Durability))
+        {
+            throw new ArgumentOutOfRangeException(nameof(Durability), Durability, "Unknown durability mode.");
+        }
+
+        if (!Paging.PageLayout.IsValidPageSize(PageSize))
+        {
+            throw new ArgumentOutOfRangeException(nameof(PageSize), PageSize, "The page size must be a power of two from 4096 to 65536 bytes.");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfNegative(CacheBudgetBytes, nameof(CacheBudgetBytes));
+        ArgumentOutOfRangeException.ThrowIfLessThan(WalCheckpointThresholdBytes, PageSize, nameof(WalCheckpointThresholdBytes));
+        return new StorageOptions
+        {
+            Durability = Durability,
+            PageSize = PageSize,
+            CacheBudgetBytes = CacheBudgetBytes,
+            WalCheckpointThresholdBytes = WalCheckpointThresholdBytes,
+        };
+    }
+}

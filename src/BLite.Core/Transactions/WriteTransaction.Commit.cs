@@ -1,0 +1,163 @@
+using BLite.Core.Storage;
+using BLite.Core.Storage.Paging;
+
+namespace BLite.Core.Transactions;
+
+public sealed partial class WriteTransaction
+{
+    /// <summary>
+    /// Makes every change durable (per the engine's <see cref="Durability"/>) and visible to new
+    /// readers, atomically. On failure the transaction is over and the exception says why; a
+    /// commit whose WAL write succeeded but whose flush failed may or may not survive a reopen.
+    /// </summary>
+    public void Commit()
+    {
+        var lsn = AppendToLog(out var checkpointDue);
+        try
+        {
+            if (lsn > 0 && _engine.RunsFullDurability)
+            {
+                _engine.WaitDurable(lsn);
+            }
+
+            if (checkpointDue)
+            {
+                _engine.CheckpointAfterCommit();
+            }
+
+            _state = TransactionState.Committed;
+        }
+        catch
+        {
+            _state = TransactionState.Failed;
+            throw;
+        }
+        finally
+        {
+            if (checkpointDue)
+            {
+                _engine.ReleaseWriter();
+            }
+        }
+    }
+
+    /// <summary>As <see cref="Commit"/>, waiting for the shared flush asynchronously.</summary>
+    public async ValueTask CommitAsync(CancellationToken cancellationToken = default)
+    {
+        var lsn = AppendToLog(out var checkpointDue);
+        try
+        {
+            if (lsn > 0 && _engine.RunsFullDurability)
+            {
+                await _engine.WaitDurableAsync(lsn, cancellationToken).ConfigureAwait(false);
+            }
+
+            if (checkpointDue)
+            {
+                _engine.CheckpointAfterCommit();
+            }
+
+            _state = TransactionState.Committed;
+        }
+        catch
+        {
+            _state = TransactionState.Failed;
+            throw;
+        }
+        finally
+        {
+            if (checkpointDue)
+            {
+                _engine.ReleaseWriter();
+            }
+        }
+    }
+
+    /// <summary>
+    /// Folds frees and header changes into the page set, seals every page and appends the
+    /// transaction to the WAL. Releases the writer slot unless a checkpoint is due (the caller
+    /// then runs it and releases), so the next writer can start while this commit's flush runs.
+    /// Returns 0 when there was nothing to write.
+    /// </summary>
+    private long AppendToLog(out bool checkpointDue)
+    {
+        ThrowIfNotActive();
+        _state = TransactionState.Committing;
+        checkpointDue = false;
+        long lsn = 0;
+        try
+        {
+            ReturnFreedPagesToFreeList();
+            if (_header.PageCount != _originalHeader.PageCount
+                || _header.FreeListHead != _originalHeader.FreeListHead
+                || _header.FreePageCount != _originalHeader.FreePageCount)
+            {
+                _header.Write(Writable(PageIds.Header));
+            }
+
+            if (_dirty.Count > 0)
+            {
+                var pageIds = new uint[_dirty.Count];
+                _dirty.Keys.CopyTo(pageIds, 0);
+                Array.Sort(pageIds);
+                var images = new byte[pageIds.Length][];
+                for (var i = 0; i < pageIds.Length; i++)
+                {
+                    images[i] = _dirty[pageIds[i]];
+                    PageLayout.Seal(images[i], pageIds[i]);
+                }
+
+                lsn = _engine.AppendCommit(pageIds, images, out checkpointDue);
+            }
+        }
+        catch
+        {
+            _state = TransactionState.Failed;
+            _engine.ReleaseWriter();
+            throw;
+        }
+
+        if (!checkpointDue)
+        {
+            _engine.ReleaseWriter();
+        }
+
+        if (lsn == 0)
+        {
+            _state = TransactionState.Committed;
+        }
+
+        return lsn;
+    }
+
+    private void ReturnFreedPagesToFreeList()
+    {
+        if (_freedInOrder is null)
+        {
+            return;
+        }
+
+        var capacity = FreeListTrunk.Capacity(PagePayloadSize);
+        foreach (var pageId in _freedInOrder)
+        {
+            var headId = _header.FreeListHead;
+            if (headId != 0)
+            {
+                var trunk = Writable(headId).AsSpan(0, PagePayloadSize);
+                if (FreeListTrunk.Count(trunk) < capacity)
+                {
+                    FreeListTrunk.Push(trunk, pageId);
+                    _header.FreePageCount++;
+                    continue;
+                }
+            }
+
+            // The head trunk is full (or there is none): the freed page becomes the new head trunk.
+            var image = new byte[_engine.PageSize];
+            FreeListTrunk.Initialize(image.AsSpan(0, PagePayloadSize), headId);
+            _dirty[pageId] = image;
+            _header.FreeListHead = pageId;
+            _header.FreePageCount++;
+        }
+    }
+}

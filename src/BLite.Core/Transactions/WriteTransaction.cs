@@ -1,0 +1,175 @@
+using BLite.Core.Storage;
+using BLite.Core.Storage.Paging;
+
+namespace BLite.Core.Transactions;
+
+/// <summary>
+/// The single write transaction. Pages it writes are private copies until <see cref="Commit"/>
+/// appends them to the WAL as one atomic unit; <see cref="Rollback"/> (or Dispose without
+/// Commit) throws them away and leaves no trace. It is not tied to a thread: it may be committed
+/// on another thread after an await. It is not safe for concurrent use by several threads.
+/// </summary>
+public sealed partial class WriteTransaction : IPageWriter, IDisposable
+{
+    private readonly StorageEngine _engine;
+    private readonly long _snapshot;
+    private readonly Dictionary<uint, byte[]> _dirty = [];
+    private HashSet<uint>? _freed;
+    private List<uint>? _freedInOrder;
+    private readonly DatabaseHeader _originalHeader;
+    private DatabaseHeader _header;
+    private TransactionState _state = TransactionState.Active;
+
+    internal WriteTransaction(StorageEngine engine, long snapshot, DatabaseHeader header)
+    {
+        _engine = engine;
+        _snapshot = snapshot;
+        _header = header;
+        _originalHeader = header;
+    }
+
+    private enum TransactionState
+    {
+        Active,
+        Committing,
+        Committed,
+        RolledBack,
+        Failed,
+    }
+
+    public int PagePayloadSize => _engine.PagePayloadSize;
+
+    /// <summary>Pages 0..PageCount-1 exist in this transaction's view.</summary>
+    public uint PageCount => _header.PageCount;
+
+    /// <summary>Pages on the free list as of the start of this transaction's commit work.</summary>
+    public uint FreePageCount => _header.FreePageCount;
+
+    public ReadOnlyMemory<byte> ReadPage(uint pageId)
+    {
+        ThrowIfNotActive();
+        ThrowIfNotLivePage(pageId);
+        var image = _dirty.TryGetValue(pageId, out var copy) ? copy : _engine.GetImage(pageId, _snapshot);
+        return new ReadOnlyMemory<byte>(image, 0, PagePayloadSize);
+    }
+
+    public Memory<byte> WritePage(uint pageId)
+    {
+        ThrowIfNotActive();
+        ThrowIfNotLivePage(pageId);
+        return new Memory<byte>(Writable(pageId), 0, PagePayloadSize);
+    }
+
+    public uint AllocatePage()
+    {
+        ThrowIfNotActive();
+        uint pageId;
+        if (_header.FreeListHead != 0)
+        {
+            var trunkId = _header.FreeListHead;
+            var trunk = Writable(trunkId).AsSpan(0, PagePayloadSize);
+            if (FreeListTrunk.Count(trunk) > 0)
+            {
+                pageId = FreeListTrunk.Pop(trunk);
+            }
+            else
+            {
+                pageId = trunkId;
+                _header.FreeListHead = FreeListTrunk.Next(trunk);
+            }
+
+            _header.FreePageCount--;
+        }
+        else
+        {
+            if (_header.PageCount == uint.MaxValue)
+            {
+                throw new BLiteException($"Database '{_engine.Path}' is full: it already has {uint.MaxValue} pages.");
+            }
+
+            pageId = _header.PageCount++;
+        }
+
+        _dirty[pageId] = new byte[_engine.PageSize];
+        return pageId;
+    }
+
+    public void FreePage(uint pageId)
+    {
+        ThrowIfNotActive();
+        if (pageId <= PageIds.Catalog || pageId >= _header.PageCount)
+        {
+            throw new ArgumentOutOfRangeException(nameof(pageId), pageId, $"Only pages 2..{_header.PageCount - 1} can be freed: pages 0 and 1 are permanent.");
+        }
+
+        _freed ??= [];
+        _freedInOrder ??= [];
+        if (!_freed.Add(pageId))
+        {
+            throw new InvalidOperationException($"Page {pageId} was already freed in this transaction.");
+        }
+
+        _freedInOrder.Add(pageId);
+        if (pageId >= _originalHeader.PageCount)
+        {
+            // Allocated past the old end by this transaction: it has no committed image anywhere,
+            // so it is written (zeroed) anyway, or the file would hold a hole below its page count.
+            _dirty[pageId] = new byte[_engine.PageSize];
+        }
+        else
+        {
+            _dirty.Remove(pageId);
+        }
+    }
+
+    /// <summary>Throws away every change; the writer slot is released.</summary>
+    public void Rollback()
+    {
+        if (_state != TransactionState.Active)
+        {
+            ThrowIfNotActive();
+        }
+
+        _state = TransactionState.RolledBack;
+        _dirty.Clear();
+        _engine.ReleaseWriter();
+    }
+
+    /// <summary>Rolls back unless committed.</summary>
+    public void Dispose()
+    {
+        if (_state == TransactionState.Active)
+        {
+            Rollback();
+        }
+    }
+
+    /// <summary>This transaction's private image of the page, copied from the snapshot on first write.</summary>
+    private byte[] Writable(uint pageId)
+    {
+        if (!_dirty.TryGetValue(pageId, out var image))
+        {
+            image = (byte[])_engine.GetImage(pageId, _snapshot).Clone();
+            _dirty[pageId] = image;
+        }
+
+        return image;
+    }
+
+    private void ThrowIfNotLivePage(uint pageId)
+    {
+        PageGuards.ThrowIfNotUserPage(pageId, _header.PageCount);
+        if (_freed is not null && _freed.Contains(pageId))
+        {
+            throw new InvalidOperationException($"Page {pageId} was freed in this transaction and can no longer be used.");
+        }
+    }
+
+    private void ThrowIfNotActive()
+    {
+        if (_state != TransactionState.Active)
+        {
+            throw new InvalidOperationException($"The write transaction is {_state.ToString().ToLowerInvariant()}; start a new one.");
+        }
+    }
+}
