@@ -1,0 +1,81 @@
+using System.Text;
+using BLite.Bson;
+
+namespace BLite.Core.Query;
+
+/// <summary>Renders filters as the MongoDB-style JSON that <see cref="JsonFilterParser"/> reads (parameters as <c>@pN</c>).</summary>
+internal static class FilterText
+{
+    public static string Value(BsonValue value) => value.ToString();
+
+    public static void Append(StringBuilder text, QueryFilter filter)
+    {
+        switch (filter)
+        {
+            case ComparisonFilter comparison:
+                AppendField(text, comparison.Path, OperatorName(comparison.Operator), comparison.Value.ToString());
+                break;
+            case InFilter inFilter:
+                AppendField(text, inFilter.Path, inFilter.Negated ? "$nin" : "$in", inFilter.Values.ToString());
+                break;
+            case ExistsFilter exists:
+                AppendField(text, exists.Path, "$exists", exists.MustExist ? "true" : "false");
+                break;
+            case StringMatchFilter match:
+                var name = match.Kind switch
+                {
+                    StringMatchKind.StartsWith => "$startsWith",
+                    StringMatchKind.EndsWith => "$endsWith",
+                    _ => "$contains",
+                };
+                AppendField(text, match.Path, name, match.Value.ToString());
+                break;
+            case ElemMatchFilter elemMatch:
+                text.Append("{ ").Append(Quote(elemMatch.Path)).Append(": { \"$elemMatch\": ");
+                Append(text, elemMatch.ElementFilter);
+                text.Append(" } }");
+                break;
+            case AndFilter { Filters.Count: 0 }:
+                text.Append("{}");
+                break;
+            case AndFilter all:
+                AppendList(text, "$and", all.Filters);
+                break;
+            case OrFilter any:
+                AppendList(text, "$or", any.Filters);
+                break;
+            case NotFilter negation:
+                text.Append("{ \"$not\": ");
+                Append(text, negation.Filter);
+                text.Append(" }");
+                break;
+        }
+    }
+
+    private static void AppendField(StringBuilder text, FieldPath path, string op, string value) =>
+        text.Append("{ ").Append(Quote(path)).Append(": { \"").Append(op).Append("\": ").Append(value).Append(" } }");
+
+    private static void AppendList(StringBuilder text, string op, IReadOnlyList<QueryFilter> filters)
+    {
+        text.Append("{ \"").Append(op).Append("\": [");
+        for (var i = 0; i < filters.Count; i++)
+        {
+            text.Append(i == 0 ? " " : ", ");
+            Append(text, filters[i]);
+        }
+
+        text.Append(" ] }");
+    }
+
+    private static string Quote(FieldPath path) => "\"" + (path.IsSelf ? "$" : path.Path) + "\"";
+
+    private static string OperatorName(ComparisonOperator op) => op switch
+    {
+        ComparisonOperator.Eq => "$eq",
+        ComparisonOperator.Ne => "$ne",
+        ComparisonOperator.Gt => "$gt",
+        ComparisonOperator.Gte => "$gte",
+        ComparisonOperator.Lt => "$lt",
+        _ => "$lte",
+    };
+}

@@ -1,0 +1,142 @@
+using System.Collections.Concurrent;
+using System.Linq.Expressions;
+using System.Runtime.CompilerServices;
+using BLite.Linq.Execution;
+using BLite.Linq.Translation;
+
+namespace BLite.Linq;
+
+/// <summary>
+/// Runs LINQ queries over one <see cref="IDocumentQuerySource{T}"/>. Each execution lifts its
+/// values out of the expression (<see cref="ExpressionParameterizer"/>), looks the remaining
+/// shape up in a translation cache, binds the values and runs the cached translation, so a query
+/// repeated with different captured values is translated (and can be planned) once.
+/// </summary>
+internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
+{
+    /// <summary>Shapes are finite in practice; the bound only guards against generated-at-run-time expressions.</summary>
+    private const int MaxCachedShapes = 2048;
+
+    private readonly IDocumentQuerySource<TRoot> _source;
+    private readonly ConcurrentDictionary<Expression, TranslatedQuery> _cache = new(ExpressionShapeComparer.Instance);
+    private long _cacheHits;
+    private long _cacheMisses;
+
+    public BLiteQueryProvider(IDocumentQuerySource<TRoot> source) => _source = source;
+
+    public long CacheHits => Interlocked.Read(ref _cacheHits);
+
+    public long CacheMisses => Interlocked.Read(ref _cacheMisses);
+
+    public int CachedShapes => _cache.Count;
+
+    public IQueryable CreateQuery(Expression expression) =>
+        throw new NotSupportedException("Build BLite queries with the generic Queryable operators (CreateQuery<TElement>).");
+
+    public IQueryable<TElement> CreateQuery<TElement>(Expression expression)
+    {
+        ArgumentNullException.ThrowIfNull(expression);
+        return new BLiteQueryable<TElement>(this, expression);
+    }
+
+    public object? Execute(Expression expression)
+    {
+        var (translated, values) = Prepare(expression);
+        var parameters = translated.Bind(values);
+        return QueryExecutor.Run(_source, translated, values, parameters, sourceRows: null);
+    }
+
+    public TResult Execute<TResult>(Expression expression) => Cast<TResult>(Execute(expression));
+
+    public IEnumerable<TElement> ExecuteSequence<TElement>(Expression expression)
+    {
+        var (translated, values) = Prepare(expression);
+        var parameters = translated.Bind(values);
+        foreach (var row in QueryExecutor.Rows(_source, translated, values, parameters, sourceRows: null))
+        {
+            yield return (TElement)row!;
+        }
+    }
+
+    public async IAsyncEnumerable<TElement> ExecuteSequenceAsync<TElement>(Expression expression, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        var (translated, values) = Prepare(expression);
+        var parameters = translated.Bind(values);
+        if (translated.PostOperations.Any(p => p.Kind == PostOperationKind.GroupBy))
+        {
+            var all = await Materialize(translated, parameters, cancellationToken).ConfigureAwait(false);
+            foreach (var row in QueryExecutor.Rows(_source, translated, values, parameters, all))
+            {
+                yield return (TElement)row!;
+            }
+
+            yield break;
+        }
+
+        await foreach (var document in _source.ExecuteAsync(translated.Query, parameters, cancellationToken).ConfigureAwait(false))
+        {
+            foreach (var row in QueryExecutor.Rows(_source, translated, values, parameters, [document]))
+            {
+                yield return (TElement)row!;
+            }
+        }
+    }
+
+    public async Task<TResult> ExecuteAsync<TResult>(Expression expression, CancellationToken cancellationToken)
+    {
+        var (translated, values) = Prepare(expression);
+        var parameters = translated.Bind(values);
+        if (QueryExecutor.IsCountOnly(translated))
+        {
+            var count = await _source.CountAsync(translated.Query, parameters, cancellationToken).ConfigureAwait(false);
+            return Cast<TResult>(QueryExecutor.FromCount(translated, count));
+        }
+
+        var rows = await Materialize(translated, parameters, cancellationToken).ConfigureAwait(false);
+        return Cast<TResult>(QueryExecutor.Run(_source, translated, values, parameters, rows));
+    }
+
+    public string Explain(Expression expression)
+    {
+        var (translated, _) = Prepare(expression);
+        return _source.Explain(translated.Query);
+    }
+
+    private async Task<List<TRoot>> Materialize(TranslatedQuery translated, Bson.BsonValue[] parameters, CancellationToken cancellationToken)
+    {
+        var rows = new List<TRoot>();
+        await foreach (var document in _source.ExecuteAsync(translated.Query, parameters, cancellationToken).ConfigureAwait(false))
+        {
+            rows.Add(document);
+        }
+
+        return rows;
+    }
+
+    private (TranslatedQuery Translated, object?[] Values) Prepare(Expression expression)
+    {
+        ArgumentNullException.ThrowIfNull(expression);
+        var (shape, values) = ExpressionParameterizer.Parameterize(expression);
+        if (!ExpressionShapeComparer.IsCacheable(shape))
+        {
+            return (QueryTranslator.Translate(shape, values.Length, _source.FieldPaths), values);
+        }
+
+        if (_cache.TryGetValue(shape, out var cached))
+        {
+            Interlocked.Increment(ref _cacheHits);
+            return (cached, values);
+        }
+
+        Interlocked.Increment(ref _cacheMisses);
+        var translated = QueryTranslator.Translate(shape, values.Length, _source.FieldPaths);
+        if (_cache.Count >= MaxCachedShapes)
+        {
+            _cache.Clear();
+        }
+
+        return (_cache.GetOrAdd(shape, translated), values);
+    }
+
+    private static TResult Cast<TResult>(object? result) => result is null ? default! : (TResult)result;
+}

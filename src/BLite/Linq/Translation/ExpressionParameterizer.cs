@@ -1,0 +1,158 @@
+using System.Linq.Expressions;
+using BLite.Linq.Execution;
+
+namespace BLite.Linq.Translation;
+
+/// <summary>
+/// Lifts every sub-expression that does not depend on a lambda parameter (literals, captured
+/// variables, calls on them) out of a query expression, evaluates it once, and puts a
+/// <see cref="QueryParameterExpression"/> in its place. The resulting shape is the plan-cache key;
+/// the values are this execution's parameters. Values the translator must see to decide the
+/// shape (a <see cref="StringComparison"/>, the query root) stay in the tree as constants.
+/// </summary>
+internal sealed class ExpressionParameterizer : ExpressionVisitor
+{
+    private readonly HashSet<Expression> _evaluatable;
+    private readonly List<object?> _values = [];
+
+    private ExpressionParameterizer(HashSet<Expression> evaluatable) => _evaluatable = evaluatable;
+
+    public static (Expression Shape, object?[] Values) Parameterize(Expression expression)
+    {
+        var evaluatable = EvaluatableFinder.Find(expression);
+        var parameterizer = new ExpressionParameterizer(evaluatable);
+        var shape = parameterizer.Visit(expression);
+        return (shape!, parameterizer._values.ToArray());
+    }
+
+    public override Expression? Visit(Expression? node)
+    {
+        if (node is null || !_evaluatable.Contains(node))
+        {
+            return base.Visit(node);
+        }
+
+        var value = ExpressionInterpreter.Evaluate(node);
+        if (node.Type == typeof(bool))
+        {
+            // A condition that does not depend on the document (`flag && o.Total > 5`) decides
+            // the filter's shape, so it stays a constant; at most two shapes per flag are cached.
+            return Expression.Constant(value, typeof(bool));
+        }
+
+        _values.Add(value);
+        return new QueryParameterExpression(_values.Count - 1, node.Type);
+    }
+
+    /// <summary>
+    /// Marks the maximal sub-trees free of lambda parameters. A node is evaluatable when all its
+    /// children are and it is not one of the shape-deciding constants; a parent that is evaluatable
+    /// replaces the marks of its children, so only the outermost node of a run is lifted.
+    /// </summary>
+    private sealed class EvaluatableFinder : ExpressionVisitor
+    {
+        private readonly HashSet<Expression> _candidates = new(ReferenceEqualityComparer.Instance);
+        private bool _blocked;
+
+        public static HashSet<Expression> Find(Expression expression)
+        {
+            var finder = new EvaluatableFinder();
+            finder.Visit(expression);
+            return finder._candidates;
+        }
+
+        public override Expression? Visit(Expression? node)
+        {
+            if (node is null)
+            {
+                return null;
+            }
+
+            var outerBlocked = _blocked;
+            _blocked = false;
+            base.Visit(node);
+            if (!_blocked)
+            {
+                if (CanLift(node))
+                {
+                    RemoveChildren(node);
+                    _candidates.Add(node);
+                }
+                else
+                {
+                    _blocked = true;
+                }
+            }
+
+            _blocked |= outerBlocked;
+            return node;
+        }
+
+        private void RemoveChildren(Expression node) => new ChildRemover(_candidates).Visit(node);
+
+        private static bool CanLift(Expression node) => node.NodeType switch
+        {
+            ExpressionType.Parameter or ExpressionType.Lambda or ExpressionType.Quote => false,
+            ExpressionType.Extension => false,
+            ExpressionType.Constant => !IsShapeConstant(((ConstantExpression)node).Value) && !IsComparer(node.Type),
+
+            // A reference-type object built in the query would be shared by every row if lifted.
+            ExpressionType.New or ExpressionType.MemberInit or ExpressionType.ListInit
+                or ExpressionType.NewArrayInit or ExpressionType.NewArrayBounds => node.Type.IsValueType,
+            _ => !node.Type.IsByRefLike && node.Type != typeof(void),
+        };
+
+        /// <summary>Constants that decide the translation itself and therefore belong to the shape.</summary>
+        internal static bool IsShapeConstant(object? value) => value is IQueryable or StringComparison;
+
+        /// <summary>
+        /// Comparer arguments (C# 14 binds <c>array.Contains(x)</c> to a MemoryExtensions overload
+        /// with a null comparer) decide whether the call is translatable, so they stay in the shape.
+        /// </summary>
+        private static bool IsComparer(Type type) => type.IsGenericType
+            && type.GetGenericTypeDefinition() is var definition
+            && (definition == typeof(IEqualityComparer<>) || definition == typeof(IComparer<>));
+
+        protected override Expression VisitConstant(ConstantExpression node)
+        {
+            if (IsShapeConstant(node.Value) || IsComparer(node.Type))
+            {
+                _blocked = true;
+            }
+
+            return node;
+        }
+
+        protected override Expression VisitParameter(ParameterExpression node)
+        {
+            _blocked = true;
+            return node;
+        }
+
+        protected override Expression VisitLambda<T>(Expression<T> node)
+        {
+            base.VisitLambda(node);
+            _blocked = true;
+            return node;
+        }
+
+        protected override Expression VisitExtension(Expression node)
+        {
+            _blocked = true;
+            return node;
+        }
+    }
+
+    private sealed class ChildRemover(HashSet<Expression> candidates) : ExpressionVisitor
+    {
+        public override Expression? Visit(Expression? node)
+        {
+            if (node is not null)
+            {
+                candidates.Remove(node);
+            }
+
+            return base.Visit(node);
+        }
+    }
+}

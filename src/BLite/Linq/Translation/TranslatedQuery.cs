@@ -1,0 +1,122 @@
+using System.Linq.Expressions;
+using BLite.Bson;
+using BLite.Core.Query;
+using BLite.Linq.Execution;
+
+namespace BLite.Linq.Translation;
+
+internal enum QueryTerminal
+{
+    Sequence,
+    First,
+    FirstOrDefault,
+    Single,
+    SingleOrDefault,
+    Any,
+    All,
+    Count,
+    LongCount,
+    Min,
+    Max,
+    Sum,
+    Average,
+}
+
+/// <summary>How the value of one lifted parameter reaches the engine.</summary>
+internal enum ParameterUse
+{
+    /// <summary>Only the in-memory projection reads it (or nothing does).</summary>
+    None,
+
+    Scalar,
+
+    /// <summary>An IN list: converted to a BSON array.</summary>
+    List,
+}
+
+internal enum PostOperationKind
+{
+    Select,
+    GroupBy,
+    Skip,
+    Take,
+}
+
+/// <summary>A step run in memory on what the source returned: projections, grouping, and paging after grouping.</summary>
+internal sealed record PostOperation(PostOperationKind Kind, LambdaExpression? Lambda, LimitStep? Limit);
+
+/// <summary>A Skip or Take on the source, by parameter slot or by a constant the translator added (First → Take 1).</summary>
+internal sealed record LimitStep(bool IsSkip, int ParameterIndex, long Constant)
+{
+    public long Resolve(object?[] values) => ParameterIndex < 0 ? Constant : Convert.ToInt64(values[ParameterIndex], System.Globalization.CultureInfo.InvariantCulture);
+}
+
+/// <summary>
+/// The cached translation of one query shape: the engine query (with parameter slots), how to
+/// turn this execution's lifted values into slot values, and what runs in memory afterwards.
+/// </summary>
+internal sealed class TranslatedQuery
+{
+    public required DocumentQuery Query { get; init; }
+
+    public required ParameterUse[] ParameterUses { get; init; }
+
+    public required IReadOnlyList<LimitStep> Limits { get; init; }
+
+    public required IReadOnlyList<PostOperation> PostOperations { get; init; }
+
+    public required QueryTerminal Terminal { get; init; }
+
+    /// <summary>The selector of Min/Max/Sum/Average, if given.</summary>
+    public LambdaExpression? TerminalSelector { get; init; }
+
+    /// <summary>The element type the terminal aggregates over (selector result or element type).</summary>
+    public required Type AggregateValueType { get; init; }
+
+    /// <summary>Slot numbers of the resolved skip and take (after the lifted values).</summary>
+    public int SkipSlot => ParameterUses.Length;
+
+    public int TakeSlot => ParameterUses.Length + 1;
+
+    /// <summary>The slot values for one execution; unused lifted values stay null.</summary>
+    public BsonValue[] Bind(object?[] values)
+    {
+        var slots = new BsonValue[ParameterUses.Length + 2];
+        for (var i = 0; i < ParameterUses.Length; i++)
+        {
+            slots[i] = ParameterUses[i] switch
+            {
+                ParameterUse.Scalar => ClrBsonConverter.ToBsonValue(values[i]),
+                ParameterUse.List => ClrBsonConverter.ToBsonArray(values[i]),
+                _ => BsonValue.Null,
+            };
+        }
+
+        var (skip, take) = ResolveLimits(values);
+        slots[SkipSlot] = skip;
+        slots[TakeSlot] = take;
+        return slots;
+    }
+
+    /// <summary>Skip and Take in any order and number, folded into one skip and one take with LINQ's rules (negative counts act as 0).</summary>
+    public (long Skip, long Take) ResolveLimits(object?[] values)
+    {
+        long skip = 0;
+        var take = long.MaxValue;
+        foreach (var step in Limits)
+        {
+            var count = Math.Max(0, step.Resolve(values));
+            if (step.IsSkip)
+            {
+                skip = skip > long.MaxValue - count ? long.MaxValue : skip + count;
+                take = take == long.MaxValue ? take : Math.Max(0, take - count);
+            }
+            else
+            {
+                take = Math.Min(take, count);
+            }
+        }
+
+        return (skip, take);
+    }
+}
