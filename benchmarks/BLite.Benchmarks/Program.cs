@@ -1,3 +1,4 @@
+using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Running;
 using BLite.Benchmarks.Manual;
 
@@ -17,7 +18,9 @@ internal static class Program
             return ManualMode.Run(args[1..]);
         }
 
-        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+        // BenchmarkDotNet builds a project per run; on a busy shared machine that takes longer than its 2-minute default.
+        var config = ManualConfig.Create(DefaultConfig.Instance).WithBuildTimeout(TimeSpan.FromMinutes(10));
+        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, config);
         return 0;
     }
 }

@@ -1,10 +1,8 @@
+using BLite.Cli.Commands;
+
 namespace BLite.Cli;
 
 internal static class Program
 {
-    private static int Main(string[] args)
-    {
-        Console.Error.WriteLine("usage: blite <command> [options]");
-        return args.Length == 0 ? 1 : 2;
-    }
+    private static int Main(string[] args) => CliApplication.Run(args, CommandContext.FromConsole());
 }

@@ -1,3 +1,4 @@
+using BLite.Benchmarks.Engines.BLiteEngine;
 using BLite.Benchmarks.Engines.Sqlite;
 using BLite.Benchmarks.Engines.SystemTextJson;
 
@@ -14,7 +15,7 @@ public static class OrderStores
 
     public static IReadOnlyList<IOrderStoreFactory> All { get; } = [new SqliteOrderStoreFactory()];
 
-    public static IReadOnlyList<Func<IOrderCodec>> Codecs { get; } = [() => new SystemTextJsonOrderCodec()];
+    public static IReadOnlyList<Func<IOrderCodec>> Codecs { get; } = [() => new BLiteOrderCodec(), () => new SystemTextJsonOrderCodec()];
 
     public static IOrderStoreFactory Get(string engine)
     {

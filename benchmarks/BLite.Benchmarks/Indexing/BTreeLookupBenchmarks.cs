@@ -11,7 +11,6 @@ namespace BLite.Benchmarks.Indexing;
 /// follow the tree's depth, not its size.
 /// </summary>
 [MemoryDiagnoser]
-[ShortRunJob]
 public class BTreeLookupBenchmarks
 {
     private const int LookupsPerInvoke = 1000;

@@ -11,7 +11,6 @@ namespace BLite.Benchmarks.Indexing;
 /// mean is the time per entry (entries per second = 1 / mean).
 /// </summary>
 [MemoryDiagnoser]
-[ShortRunJob]
 public class BTreeScanBenchmarks
 {
     private const int Entries = 1_000_000;

@@ -6,6 +6,9 @@ namespace BLite.Benchmarks.Manual;
 public sealed record ManualOptions(int Documents, string? JsonPath)
 {
     public const int DefaultDocuments = 1000;
+
+    /// <summary>Statuses cycle every four orders, so fewer would leave the "shipped" scan empty.</summary>
+    public const int MinDocuments = 4;
     public const string Usage = "usage: BLite.Benchmarks manual [--documents N] [--json FILE]";
 
     /// <summary>Parses the arguments after "manual"; false with a message naming the problem otherwise.</summary>
@@ -34,9 +37,9 @@ public sealed record ManualOptions(int Documents, string? JsonPath)
             {
                 jsonPath = value;
             }
-            else if (!int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out documents) || documents < 1)
+            else if (!int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out documents) || documents < MinDocuments)
             {
-                error = $"--documents must be a whole number of at least 1, not '{value}'";
+                error = $"--documents must be a whole number of at least {MinDocuments}, not '{value}'";
                 return false;
             }
         }

@@ -22,7 +22,7 @@ internal sealed partial class ManualRunner : IDisposable
     private const int BatchSize = 1000;
     private const int BatchPool = 5;
     private const int LargePool = 300;
-    private const int CommitsPerWriterPerRound = 2;
+    private const int CommitsPerWriterPerRound = 1;
     private const int MaxWriterRounds = 12;
     private const int FindsPerReaderPerRound = 64;
     private const string SerializationDurability = "none";
@@ -41,7 +41,7 @@ internal sealed partial class ManualRunner : IDisposable
     public ManualRunner(int documents, TextWriter log)
     {
         _log = log;
-        _timer = new OperationTimer(TimeSpan.FromMilliseconds(50), TimeSpan.FromMilliseconds(150), minSamples: 5, maxSamples: 5000);
+        _timer = new OperationTimer(TimeSpan.FromMilliseconds(50), TimeSpan.FromMilliseconds(100), minSamples: 5, maxSamples: 5000);
         _workDirectory = Path.Combine(Path.GetTempPath(), $"blite-manual-{Environment.ProcessId}");
         _data = ComparisonDataset.Create(documents, SampleCount);
         // Every pool is drawn once and reused by every store: each store is new, so the ids are new to it.
@@ -160,7 +160,7 @@ internal sealed partial class ManualRunner : IDisposable
         var result = new ManualResult(scenario, engine, durability, measurement.MedianNsPerOp, measurement.AllocatedBytesPerOp);
         _results.Add(result);
         _log.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"  {scenario,-28} {durability,-8} {engine,-14} {ResultTableWriter.FormatTime(result.MedianNsPerOp),12} {ResultTableWriter.FormatBytes(result.AllocatedBytesPerOp),10}  ({measurement.Operations} ops)"));
+            $"  {scenario,-28} {durability,-8} {engine,-14} {ResultTableWriter.FormatTime(result.MedianNsPerOp),12} {ResultTableWriter.FormatBytes(result.AllocatedBytesPerOp),10}  ({measurement.Operations} ops, {measurement.Elapsed.TotalSeconds:0.0} s)"));
     }
 
     private void Record(string scenario, IOrderStore store, Measurement measurement) =>

@@ -18,9 +18,9 @@ internal sealed class OperationTimer(TimeSpan warmUp, TimeSpan budget, int minSa
 {
     private const double TargetSampleNs = 20_000;
     private const int MaxBatch = 256;
-    private const int MaxWarmUpRounds = 3;
+    private const int MinRoundSamples = 3;
     private static readonly TimeSpan JitQuietPeriod = TimeSpan.FromMilliseconds(200);
-    private static readonly TimeSpan MaxWarmUp = TimeSpan.FromSeconds(2);
+    private static readonly TimeSpan MaxWarmUp = TimeSpan.FromMilliseconds(600);
 
     /// <summary>
     /// Times <paramref name="operation"/>(index) for index = 0, 1, 2... (never reaching
@@ -76,7 +76,7 @@ internal sealed class OperationTimer(TimeSpan warmUp, TimeSpan budget, int minSa
             samples.Add(TicksToNs(elapsed) / batch);
         }
 
-        return Summarize(samples, allocated, timedOperations, index);
+        return Summarize(samples, allocated, timedOperations, index, warmUpStart);
     }
 
     /// <summary>
@@ -85,8 +85,9 @@ internal sealed class OperationTimer(TimeSpan warmUp, TimeSpan budget, int minSa
     /// </summary>
     public Measurement MeasureRounds(ConcurrentRounds rounds, int operationsPerRound, int maxRounds)
     {
-        ArgumentOutOfRangeException.ThrowIfLessThan(maxRounds, 2);
-        // Warm-up: connections, JIT, caches. Rounds can be long (contended durable commits), so few.
+        ArgumentOutOfRangeException.ThrowIfLessThan(maxRounds, 4);
+        // Warm-up: connections, JIT, caches. Rounds can be long (contended durable commits), so at
+        // most a quarter of the rounds allowed go to it.
         var warmUpStart = Stopwatch.GetTimestamp();
         var jit = new JitWatch();
         var used = 0;
@@ -95,14 +96,14 @@ internal sealed class OperationTimer(TimeSpan warmUp, TimeSpan budget, int minSa
             rounds.RunRound();
             used++;
         }
-        while (used < Math.Min(MaxWarmUpRounds, maxRounds / 2) && !jit.IsWarm(warmUpStart, warmUp));
+        while (used < maxRounds / 4 && !jit.IsWarm(warmUpStart, warmUp));
 
         var samples = new List<double>();
         long allocated = 0;
         var measureStart = Stopwatch.GetTimestamp();
         while (samples.Count < maxSamples && used < maxRounds)
         {
-            if (samples.Count >= minSamples && Stopwatch.GetElapsedTime(measureStart) >= budget)
+            if (samples.Count >= Math.Min(minSamples, MinRoundSamples) && Stopwatch.GetElapsedTime(measureStart) >= budget)
             {
                 break;
             }
@@ -116,10 +117,10 @@ internal sealed class OperationTimer(TimeSpan warmUp, TimeSpan budget, int minSa
             samples.Add(TicksToNs(elapsed) / operationsPerRound);
         }
 
-        return Summarize(samples, allocated, (long)samples.Count * operationsPerRound, used);
+        return Summarize(samples, allocated, (long)samples.Count * operationsPerRound, used, warmUpStart);
     }
 
-    private static Measurement Summarize(List<double> samples, long allocated, long operations, int consumed)
+    private static Measurement Summarize(List<double> samples, long allocated, long operations, int consumed, long startTimestamp)
     {
         if (samples.Count == 0)
         {
@@ -129,7 +130,7 @@ internal sealed class OperationTimer(TimeSpan warmUp, TimeSpan budget, int minSa
         samples.Sort();
         var middle = samples.Count / 2;
         var median = samples.Count % 2 == 1 ? samples[middle] : (samples[middle - 1] + samples[middle]) / 2;
-        return new Measurement(median, (double)allocated / operations, operations, consumed);
+        return new Measurement(median, (double)allocated / operations, operations, consumed, Stopwatch.GetElapsedTime(startTimestamp));
     }
 
     /// <summary>Tracks when the JIT last compiled anything (tier-up included).</summary>

@@ -19,6 +19,7 @@ public sealed class BTreeCursor
     private CursorState _state;
     private byte[]? _seekKey;
     private ReadOnlyMemory<byte>? _value;
+    private bool _startBoundPassed;
 
     internal BTreeCursor(IPageReader pages, uint rootPageId, KeyRange range, bool descending)
     {
@@ -108,8 +109,13 @@ public sealed class BTreeCursor
             var key = BTreeNode.Key(_leaf.Span, _index);
             if (_descending ? !_range.IsAboveLower(key) : !_range.IsBelowUpper(key))
                 return End();
-            if (_descending ? _range.IsBelowUpper(key) : _range.IsAboveLower(key))
+            // Keys only move away from the starting bound, so once one entry is inside it the
+            // rest are too and only the far bound needs checking.
+            if (_startBoundPassed || (_descending ? _range.IsBelowUpper(key) : _range.IsAboveLower(key)))
+            {
+                _startBoundPassed = true;
                 return true;
+            }
             _index += _descending ? -1 : 1;
             if (hops > int.MaxValue)
                 throw new BLiteCorruptionException(BTree.CorruptionSource, null, "B+ tree cursor does not terminate; leaf links form a cycle.");
@@ -144,6 +150,7 @@ public sealed class BTreeCursor
 
     private void Position()
     {
+        _startBoundPassed = false;
         var useSeek = _seekKey is not null && (_descending
             ? !_range.HasUpperBound || _seekKey.AsSpan().SequenceCompareTo(_range.UpperBound) < 0
             : !_range.HasLowerBound || _seekKey.AsSpan().SequenceCompareTo(_range.LowerBound) > 0);

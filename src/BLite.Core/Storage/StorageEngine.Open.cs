@@ -69,7 +69,17 @@ public sealed partial class StorageEngine
         ArgumentNullException.ThrowIfNull(file);
         ArgumentNullException.ThrowIfNull(wal);
         ArgumentNullException.ThrowIfNull(options);
-        return OpenCore(file.Name, file, wal, options.Validated());
+        var validated = options.Validated();
+        try
+        {
+            return OpenCore(file.Name, file, wal, validated);
+        }
+        catch
+        {
+            wal.Dispose();
+            file.Dispose();
+            throw;
+        }
     }
 
     private static FileDevice OpenLocked(string path)

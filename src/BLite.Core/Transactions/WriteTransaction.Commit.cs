@@ -132,6 +132,11 @@ public sealed partial class WriteTransaction
 
     private void ReturnFreedPagesToFreeList()
     {
+        if (_freedInOrder is null)
+        {
+            return;
+        }
+
         var capacity = FreeListTrunk.Capacity(PagePayloadSize);
         foreach (var pageId in _freedInOrder)
         {

@@ -14,8 +14,8 @@ public sealed partial class WriteTransaction : IPageWriter, IDisposable
     private readonly StorageEngine _engine;
     private readonly long _snapshot;
     private readonly Dictionary<uint, byte[]> _dirty = [];
-    private readonly HashSet<uint> _freed = [];
-    private readonly List<uint> _freedInOrder = [];
+    private HashSet<uint>? _freed;
+    private List<uint>? _freedInOrder;
     private readonly DatabaseHeader _originalHeader;
     private DatabaseHeader _header;
     private TransactionState _state = TransactionState.Active;
@@ -102,6 +102,8 @@ public sealed partial class WriteTransaction : IPageWriter, IDisposable
             throw new ArgumentOutOfRangeException(nameof(pageId), pageId, $"Only pages 2..{_header.PageCount - 1} can be freed: pages 0 and 1 are permanent.");
         }
 
+        _freed ??= [];
+        _freedInOrder ??= [];
         if (!_freed.Add(pageId))
         {
             throw new InvalidOperationException($"Page {pageId} was already freed in this transaction.");
@@ -157,7 +159,7 @@ public sealed partial class WriteTransaction : IPageWriter, IDisposable
     private void ThrowIfNotLivePage(uint pageId)
     {
         PageGuards.ThrowIfNotUserPage(pageId, _header.PageCount);
-        if (_freed.Contains(pageId))
+        if (_freed is not null && _freed.Contains(pageId))
         {
             throw new InvalidOperationException($"Page {pageId} was freed in this transaction and can no longer be used.");
         }

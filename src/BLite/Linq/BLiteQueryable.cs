@@ -47,5 +47,7 @@ internal sealed class BLiteQueryable<T> : IOrderedQueryable<T>, IAsyncEnumerable
     public IAsyncEnumerator<T> GetAsyncEnumerator(CancellationToken cancellationToken = default) =>
         _provider.ExecuteSequenceAsync<T>(Expression, cancellationToken).GetAsyncEnumerator(cancellationToken);
 
-    public override string ToString() => Expression.ToString();
+    /// <summary>The query root renders as its type, so rendering an expression that contains it cannot recurse.</summary>
+    public override string ToString() =>
+        Expression is ConstantExpression { Value: var root } && ReferenceEquals(root, this) ? $"BLiteQuery<{typeof(T).Name}>" : Expression.ToString();
 }

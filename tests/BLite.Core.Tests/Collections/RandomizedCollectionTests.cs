@@ -19,7 +19,6 @@ public sealed class RandomizedCollectionTests
     private static readonly IndexDefinition[] Indexes =
     [
         new("byCat", "cat"),
-        new("byScore", "meta.score"),
         new("byTags", "tags"),
         new("byCatScore", ["cat", "meta.score"]),
         new("byCode", "code", unique: true),

@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using BLite.Bson;
 using BLite.Core.Query;
 using BLite.Linq;
@@ -16,9 +17,18 @@ internal sealed class InMemoryQuerySource : IDocumentQuerySource<Order>
     private readonly List<ReadOnlyMemory<byte>> _documents;
     private readonly BsonFieldDictionary _dictionary = new();
 
+    /// <summary>Each stored document deserialized once (a round trip through C-BSON), found again by its bytes.</summary>
+    private readonly Dictionary<byte[], Order> _materialized = new(ReferenceEqualityComparer.Instance);
+
     public InMemoryQuerySource(IEnumerable<Order> orders)
     {
-        _documents = orders.Select(o => (ReadOnlyMemory<byte>)OrderMapper.ToDocument(o).ToBytes(_dictionary)).ToList();
+        _documents = [];
+        foreach (var order in orders)
+        {
+            var bytes = OrderMapper.ToDocument(order).ToBytes(_dictionary);
+            _documents.Add(bytes);
+            _materialized.Add(bytes, OrderMapper.FromDocument(BsonDocument.FromBytes(bytes, _dictionary)));
+        }
     }
 
     public IFieldPathResolver FieldPaths { get; } = new TestFieldPaths();
@@ -34,7 +44,7 @@ internal sealed class InMemoryQuerySource : IDocumentQuerySource<Order>
             Executed.Add(query);
         }
 
-        return Run(query, parameters).Select(bytes => OrderMapper.FromDocument(BsonDocument.FromBytes(bytes.Span, _dictionary)));
+        return Run(query, parameters).Select(Materialize);
     }
 
     public async IAsyncEnumerable<Order> ExecuteAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, [EnumeratorCancellation] CancellationToken cancellationToken)
@@ -61,6 +71,9 @@ internal sealed class InMemoryQuerySource : IDocumentQuerySource<Order>
         ValueTask.FromResult(Count(query, parameters));
 
     public string Explain(DocumentQuery query) => QueryPlanner.Plan(query, Indexes).Explain();
+
+    private Order Materialize(ReadOnlyMemory<byte> document) =>
+        MemoryMarshal.TryGetArray(document, out var segment) ? _materialized[segment.Array!] : throw new InvalidOperationException("Unknown document.");
 
     private IEnumerable<ReadOnlyMemory<byte>> Run(DocumentQuery query, IReadOnlyList<BsonValue> parameters) =>
         DocumentPipeline.Run(_documents, FilterEvaluator.Create(query.Filter, _dictionary, parameters), query.Sort, _dictionary,

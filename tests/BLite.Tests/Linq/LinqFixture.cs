@@ -3,34 +3,39 @@ using BLite.Linq;
 namespace BLite.Tests.Linq;
 
 /// <summary>One data set queried through BLite and through LINQ to Objects, for side-by-side checks.</summary>
-internal sealed class LinqFixture
+public sealed class LinqFixture
 {
-    public LinqFixture(int seed = 1234, int count = 300)
+    public LinqFixture()
+        : this(1234, 300)
+    {
+    }
+
+    internal LinqFixture(int seed, int count)
     {
         Orders = TestData.Orders(seed, count);
         Source = new InMemoryQuerySource(Orders);
         Query = BLiteQuery.Create(Source);
     }
 
-    public List<Order> Orders { get; }
+    internal List<Order> Orders { get; }
 
-    public InMemoryQuerySource Source { get; }
+    internal InMemoryQuerySource Source { get; }
 
-    public IQueryable<Order> Query { get; }
+    internal IQueryable<Order> Query { get; }
 
-    public IQueryable<Order> Expected => Orders.AsQueryable();
+    internal IQueryable<Order> Expected => Orders.AsQueryable();
 
-    public void AssertSameSequence<T>(Func<IQueryable<Order>, IQueryable<T>> build)
+    internal void AssertSameSequence<T>(Func<IQueryable<Order>, IQueryable<T>> build)
     {
         var expected = build(Expected).ToList();
         var actual = build(Query).ToList();
         Assert.Equal(expected, actual);
     }
 
-    public void AssertSameIds(Func<IQueryable<Order>, IQueryable<Order>> build) =>
+    internal void AssertSameIds(Func<IQueryable<Order>, IQueryable<Order>> build) =>
         AssertSameSequence(q => build(q).Select(o => o.Id));
 
-    public void AssertSameResult<T>(Func<IQueryable<Order>, T> run)
+    internal void AssertSameResult<T>(Func<IQueryable<Order>, T> run)
     {
         var expected = Capture(() => run(Expected));
         var actual = Capture(() => run(Query));

@@ -3,9 +3,9 @@ using BLite.Linq;
 
 namespace BLite.Tests.Linq;
 
-public class LinqQueryTests
+public class LinqQueryTests(LinqFixture fixture) : IClassFixture<LinqFixture>
 {
-    private readonly LinqFixture _fixture = new();
+    private readonly LinqFixture _fixture = fixture;
 
     [Fact]
     public void Where_comparisons_on_every_scalar_type_match_linq_to_objects()

@@ -47,7 +47,7 @@ internal sealed class SqliteOrderConnection : IDisposable
     public void Insert(CustomerOrder order)
     {
         _insertId.Value = OrderKeys.ToText(order.Id);
-        _insertData.Value = JsonSerializer.Serialize(order, SqliteOrderJsonContext.Default.CustomerOrder);
+        _insertData.Value = JsonSerializer.Serialize(order, OrderJsonContext.Default.CustomerOrder);
         _insert.ExecuteNonQuery();
     }
 
@@ -94,7 +94,7 @@ internal sealed class SqliteOrderConnection : IDisposable
     public bool Update(CustomerOrder order)
     {
         _updateId.Value = OrderKeys.ToText(order.Id);
-        _updateData.Value = JsonSerializer.Serialize(order, SqliteOrderJsonContext.Default.CustomerOrder);
+        _updateData.Value = JsonSerializer.Serialize(order, OrderJsonContext.Default.CustomerOrder);
         return _update.ExecuteNonQuery() == 1;
     }
 
@@ -206,7 +206,7 @@ internal sealed class SqliteOrderConnection : IDisposable
         }
 
         reader.GetBytes(0, 0, _jsonBuffer, 0, length);
-        return JsonSerializer.Deserialize(_jsonBuffer.AsSpan(0, length), SqliteOrderJsonContext.Default.CustomerOrder)
+        return JsonSerializer.Deserialize(_jsonBuffer.AsSpan(0, length), OrderJsonContext.Default.CustomerOrder)
             ?? throw new InvalidOperationException("A stored order holds JSON null.");
     }
 }

@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Text.Json;
-using BLite.Benchmarks.Engines.Sqlite;
 using BLite.Benchmarks.Workload;
 
 namespace BLite.Benchmarks.Engines.SystemTextJson;
@@ -22,11 +21,11 @@ public sealed class SystemTextJsonOrderCodec : IOrderCodec
     {
         _buffer.ResetWrittenCount();
         _writer.Reset(_buffer);
-        JsonSerializer.Serialize(_writer, order, SqliteOrderJsonContext.Default.CustomerOrder);
+        JsonSerializer.Serialize(_writer, order, OrderJsonContext.Default.CustomerOrder);
         return _buffer.WrittenSpan;
     }
 
     public CustomerOrder Deserialize(ReadOnlySpan<byte> bytes) =>
-        JsonSerializer.Deserialize(bytes, SqliteOrderJsonContext.Default.CustomerOrder)
+        JsonSerializer.Deserialize(bytes, OrderJsonContext.Default.CustomerOrder)
         ?? throw new JsonException("The JSON text holds null, not an order.");
 }

@@ -15,7 +15,7 @@ internal sealed class CompiledFieldPath
     public CompiledFieldPath(string path)
     {
         Path = path;
-        _segments = FieldPath.Split(path);
+        _segments = [.. Query.FieldPath.ParseIndexPath(path).Segments];
     }
 
     public string Path { get; }

@@ -25,6 +25,9 @@ public sealed class FaultInjector
     /// </summary>
     public long PowerLossAtOperation { get; set; }
 
+    /// <summary>Runs at the start of every flush, outside the injector's lock (tests use it to hold a flush open).</summary>
+    public Action<string>? OnFlush { get; set; }
+
     public int Reads { get; private set; }
 
     public int Writes { get; private set; }
@@ -75,6 +78,7 @@ public sealed class FaultInjector
 
     internal bool BeforeFlush(string device)
     {
+        OnFlush?.Invoke(device);
         lock (_sync)
         {
             ThrowIfPoweredOff(device);

@@ -23,7 +23,8 @@ namespace BLite.Core.Storage.Wal;
 /// 20  4  salt        (must equal the header's)
 /// 24  4  durable frame count: frames of this generation known flushed when this frame was written
 /// 28  4  checksum: CRC-32C continued from the previous frame's stored checksum (the header's
-///        for the first frame) over frame bytes [0, 28) and then the page image
+///        for the first frame) over frame bytes [0, 28) and then the image's 8-byte trailer
+///        (page id and page checksum; the trailer's own CRC covers the rest of the image)
 /// 32  P  page image, with its own page trailer
 /// </code>
 /// </summary>
@@ -62,8 +63,13 @@ internal static class WalFormat
         BinaryPrimitives.WriteUInt32LittleEndian(frame[24..], durableFrames);
     }
 
+    /// <summary>
+    /// The image is covered through its own trailer (page id and the CRC of its payload), which
+    /// recovery checks separately; chaining over the trailer instead of the whole image binds the
+    /// frame to exactly that image at half the checksum cost per committed page.
+    /// </summary>
     public static uint ChainChecksum(uint previous, ReadOnlySpan<byte> frameHeader, ReadOnlySpan<byte> image) =>
-        Crc32C.Append(Crc32C.Append(previous, frameHeader[..28]), image);
+        Crc32C.Append(Crc32C.Append(previous, frameHeader[..28]), image[^8..]);
 
     public static void SetFrameChecksum(Span<byte> frameHeader, uint checksum) =>
         BinaryPrimitives.WriteUInt32LittleEndian(frameHeader[28..], checksum);

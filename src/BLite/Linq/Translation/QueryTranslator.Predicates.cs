@@ -167,6 +167,11 @@ internal sealed partial class QueryTranslator
         for (var i = 0; i < members.Count; i++)
         {
             var member = members[members.Count - 1 - i];
+            if (IsScalarOrCollection(member.Expression!.Type))
+            {
+                throw Unsupported(node, $"{member.Member.DeclaringType?.Name}.{member.Member.Name} is computed from a stored value, not a stored field itself");
+            }
+
             if (!_resolver.TryGetFieldName(member.Expression!.Type, member.Member, out var name))
             {
                 throw Unsupported(node, $"the member {member.Member.DeclaringType?.Name}.{member.Member.Name} is not stored in the document");
@@ -223,6 +228,15 @@ internal sealed partial class QueryTranslator
         TypeCode.Double => 7,
         _ => 0,
     };
+
+    /// <summary>Members of these (string.Length, list.Count, DateTime.Year...) are computed, never stored.</summary>
+    private static bool IsScalarOrCollection(Type type)
+    {
+        type = Nullable.GetUnderlyingType(type) ?? type;
+        return type.IsPrimitive || type.IsEnum || type == typeof(string) || type == typeof(decimal) || type == typeof(DateTime)
+            || type == typeof(DateTimeOffset) || type == typeof(TimeSpan) || type == typeof(DateOnly) || type == typeof(TimeOnly)
+            || type == typeof(Guid) || IsCollection(type);
+    }
 
     private static bool IsCollection(Type type) => type != typeof(string) && typeof(IEnumerable).IsAssignableFrom(type);
 

@@ -1,0 +1,34 @@
+namespace BLite.Cli.Commands;
+
+/// <summary>The process's streams as a command sees them, so every command writes through one place.</summary>
+internal sealed class CommandContext
+{
+    public CommandContext(TextWriter output, TextWriter error, Func<Stream> openStandardOutput, Func<Stream> openStandardInput, bool errorIsTerminal)
+    {
+        Output = output;
+        Error = error;
+        OpenStandardOutput = openStandardOutput;
+        OpenStandardInput = openStandardInput;
+        ErrorIsTerminal = errorIsTerminal;
+    }
+
+    /// <summary>Results: what a script would pipe on.</summary>
+    public TextWriter Output { get; }
+
+    /// <summary>Errors and progress; never results.</summary>
+    public TextWriter Error { get; }
+
+    public Func<Stream> OpenStandardOutput { get; }
+
+    public Func<Stream> OpenStandardInput { get; }
+
+    /// <summary>Progress bars are drawn only for a person watching a terminal, never into a redirected stream.</summary>
+    public bool ErrorIsTerminal { get; }
+
+    public static CommandContext FromConsole() => new(
+        Console.Out,
+        Console.Error,
+        Console.OpenStandardOutput,
+        Console.OpenStandardInput,
+        !Console.IsErrorRedirected);
+}

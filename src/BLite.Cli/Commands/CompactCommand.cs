@@ -1,0 +1,121 @@
+using BLite.Cli.Arguments;
+using BLite.Cli.Database;
+using BLite.Cli.Output;
+using BLite.Core.Collections;
+using BLite.Core.Storage;
+
+namespace BLite.Cli.Commands;
+
+/// <summary>
+/// Rewrites a database into a smaller file. The copy is written beside the original, flushed,
+/// verified (consistency check and per-collection counts) and only then renamed over the
+/// original in one atomic step; if anything fails before that, the original is untouched and the
+/// copy is removed.
+/// </summary>
+internal sealed class CompactCommand : Command
+{
+    public override string Name => "compact";
+
+    public override string Summary => "Rewrite the database into a smaller file, safely (copy, verify, then replace).";
+
+    public override string Details =>
+        """
+        Writes DATABASE.compact beside the database, copying every collection, index definition
+        and document; checks the copy; then atomically renames it over the original. The original
+        stays unchanged if anything fails before that rename. Needs free disk space for the copy,
+        and no other process may use the database meanwhile.
+        """;
+
+    public override int Execute(ParsedArguments arguments, CommandContext context)
+    {
+        var path = Path.GetFullPath(arguments.Positional(0)!);
+        DatabaseFiles.EnsureExists(path);
+        var copyPath = path + ".compact";
+        var copyWalPath = StorageEngine.WalPathFor(copyPath);
+        if (File.Exists(copyPath) || File.Exists(copyWalPath))
+        {
+            throw new CommandException($"'{copyPath}' exists, perhaps left by an interrupted compaction; remove it and run compact again.");
+        }
+
+        var sizeBefore = DatabaseFiles.LengthOrZero(path) + DatabaseFiles.LengthOrZero(StorageEngine.WalPathFor(path));
+        try
+        {
+            using (var source = DatabaseFiles.OpenExisting(path))
+            {
+                WriteVerifiedCopy(source, copyPath, context);
+            }
+
+            // The original is closed (and so checkpointed: its WAL holds nothing the file lacks).
+            // Remove the copy's and the original's logs first, so no log of another database is
+            // ever left beside the new file; then one rename swaps the files.
+            File.Delete(copyWalPath);
+            File.Delete(StorageEngine.WalPathFor(path));
+            File.Move(copyPath, path, overwrite: true);
+        }
+        catch
+        {
+            DeleteQuietly(copyPath);
+            DeleteQuietly(copyWalPath);
+            throw;
+        }
+
+        var sizeAfter = DatabaseFiles.LengthOrZero(path);
+        var saved = sizeBefore == 0 ? 0 : 100.0 * (sizeBefore - sizeAfter) / sizeBefore;
+        context.Output.WriteLine($"compacted '{path}': {InfoCommand.Bytes(sizeBefore)} (file and WAL) -> {InfoCommand.Bytes(sizeAfter)} ({saved:0.#}% smaller)");
+        return ExitCodes.Ok;
+    }
+
+    private static void WriteVerifiedCopy(DocumentDatabase source, string copyPath, CommandContext context)
+    {
+        using var snapshot = source.BeginRead();
+        long total = 0;
+        foreach (var name in source.GetCollectionNames(snapshot))
+        {
+            total += source.GetDocumentCollection(name).Count(snapshot);
+        }
+
+        Dictionary<string, long> copied;
+        var options = new StorageOptions { PageSize = source.Storage.PageSize, Durability = Durability.Normal };
+        using (var progress = ProgressBar.Start(context, "compacting", total, "documents"))
+        using (var target = DocumentDatabase.Open(copyPath, options))
+        {
+            copied = DatabaseCopier.Copy(source, snapshot, target, progress);
+            target.Checkpoint();
+        }
+
+        using (var check = DocumentDatabase.Open(copyPath, options))
+        {
+            var report = check.Verify();
+            if (!report.IsValid)
+            {
+                throw new CommandException($"the compacted copy failed verification ({report.Issues[0]}); the original is unchanged.");
+            }
+
+            using var read = check.BeginRead();
+            foreach (var (name, count) in copied)
+            {
+                var stored = check.GetDocumentCollection(name).Count(read);
+                if (stored != count || count != source.GetDocumentCollection(name).Count(snapshot))
+                {
+                    throw new CommandException($"the compacted copy of '{name}' holds {stored} document(s) instead of {count}; the original is unchanged.");
+                }
+            }
+        }
+
+        // Closing checkpointed the copy; make sure its bytes are on disk before it can replace the original.
+        using var file = new FileStream(copyPath, FileMode.Open, FileAccess.ReadWrite, FileShare.None);
+        file.Flush(flushToDisk: true);
+    }
+
+    private static void DeleteQuietly(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (IOException)
+        {
+            // The original error is the one to report; a leftover copy is named by the next run.
+        }
+    }
+}

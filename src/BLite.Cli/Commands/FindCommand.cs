@@ -1,0 +1,125 @@
+using BLite.Bson;
+using BLite.Cli.Arguments;
+using BLite.Cli.Database;
+using BLite.Cli.Output;
+using BLite.Core;
+using BLite.Core.Collections;
+using BLite.Core.Query;
+
+namespace BLite.Cli.Commands;
+
+/// <summary>
+/// Prints the documents of a collection that match a MongoDB-style JSON filter, one Extended JSON
+/// document per line. The filter is evaluated on the stored bytes, so non-matching documents are
+/// never decoded.
+/// </summary>
+internal sealed class FindCommand : Command
+{
+    public override string Name => "find";
+
+    public override string Summary => "Print the documents matching a JSON filter, one per line.";
+
+    public override IReadOnlyList<ArgumentSpec> Arguments =>
+    [
+        DatabaseArgument,
+        new ArgumentSpec("collection", "The collection to search."),
+        new ArgumentSpec("filter", "A MongoDB-style JSON filter, e.g. '{\"status\":\"shipped\",\"total\":{\"$gt\":100}}'. Default: {} (every document).", Optional: true),
+    ];
+
+    public override IReadOnlyList<OptionSpec> Options =>
+    [
+        new OptionSpec("limit", "n", "Print at most n documents."),
+        new OptionSpec("skip", "n", "Skip the first n matching documents."),
+        new OptionSpec("sort", "fields", "Sort by field paths, comma-separated; '-field' sorts descending (e.g. --sort -total,customer.name)."),
+        new OptionSpec("canonical", null, "Print canonical Extended JSON (keeps every type exactly) instead of relaxed."),
+    ];
+
+    public override string Details =>
+        """
+        Filter operators: $eq $ne $gt $gte $lt $lte $in $nin $exists $not $elemMatch $startsWith
+        $endsWith $contains, combined with $and $or $nor; values are Extended JSON ({"$oid": ...},
+        {"$date": ...}, {"$numberDecimal": ...}). Without --sort, documents come in _id order.
+
+        Examples:
+          blite find shop.blite orders '{"status":"shipped"}' --limit 10
+          blite find shop.blite orders '{"total":{"$gte":100}}' --sort -total
+        """;
+
+    public override int Execute(ParsedArguments arguments, CommandContext context)
+    {
+        var filter = ParseFilter(arguments.Positional(2) ?? "{}");
+        var sort = ParseSort(arguments.Value("sort"));
+        var limit = arguments.NonNegativeInteger("limit", long.MaxValue);
+        var skip = arguments.NonNegativeInteger("skip", 0);
+        var mode = arguments.Flag("canonical") ? BsonJsonMode.Canonical : BsonJsonMode.Relaxed;
+        var collectionName = arguments.Positional(1)!;
+
+        using var database = DatabaseFiles.OpenExisting(arguments.Positional(0)!);
+        DatabaseFiles.EnsureCollectionExists(database, collectionName);
+        using var read = database.BeginRead();
+        var evaluator = FilterEvaluator.Create(filter, database.Fields);
+        var documents = Documents(database.GetDocumentCollection(collectionName).Scan(read), keepCopies: sort.Count > 0);
+        using var output = JsonLinesWriter.ToStandardOutput(context);
+        foreach (var document in DocumentPipeline.Run(documents, evaluator, sort, database.Fields, skip, limit))
+        {
+            output.Write(BsonDocument.FromBytes(document.Span, database.Fields), mode);
+        }
+
+        return ExitCodes.Ok;
+    }
+
+    private QueryFilter ParseFilter(string text)
+    {
+        try
+        {
+            return JsonFilterParser.Parse(text);
+        }
+        catch (Exception exception) when (exception is BLiteException or ArgumentException or BsonFormatException)
+        {
+            throw new UsageException("bad filter: " + exception.Message, Name);
+        }
+    }
+
+    private List<SortKey> ParseSort(string? text)
+    {
+        var keys = new List<SortKey>();
+        if (text is null)
+        {
+            return keys;
+        }
+
+        foreach (var part in text.Split(','))
+        {
+            var term = part.Trim();
+            var descending = term.StartsWith('-');
+            var path = descending || term.StartsWith('+') ? term[1..] : term;
+            if (path.Length == 0)
+            {
+                throw new UsageException($"bad sort '{text}': every term needs a field path.", Name);
+            }
+
+            try
+            {
+                keys.Add(new SortKey(Core.Query.FieldPath.Parse(path), descending));
+            }
+            catch (ArgumentException exception)
+            {
+                throw new UsageException($"bad sort '{text}': {exception.Message}", Name);
+            }
+        }
+
+        return keys;
+    }
+
+    /// <summary>
+    /// The cursor's bytes are valid until its next move; sorting holds documents longer, so it
+    /// gets copies, while streaming (no sort) reads each one in place.
+    /// </summary>
+    private static IEnumerable<ReadOnlyMemory<byte>> Documents(DocumentCursor cursor, bool keepCopies)
+    {
+        while (cursor.MoveNext())
+        {
+            yield return keepCopies ? cursor.Document.ToArray() : cursor.Document;
+        }
+    }
+}

@@ -1,0 +1,34 @@
+namespace BLite.Cli.Database;
+
+/// <summary>A database file's header as stored on disk (page count and free pages as of the last checkpoint).</summary>
+internal sealed record DatabaseFileInfo(string Path, long FileLength, uint FormatVersion, int PageSize, uint PageCount, uint FreePageCount, ulong DatabaseId, WalFileInfo Wal);
+
+/// <param name="TrailingFrames">Frames after the last commit marker: an unfinished transaction the next open discards.</param>
+internal sealed record WalFileInfo(string Path, bool Exists, long Length, bool HeaderValid, bool BelongsToDatabase, long Frames, long Commits, long TrailingFrames)
+{
+    public string Describe()
+    {
+        if (!Exists)
+        {
+            return "absent (created when the database is next opened)";
+        }
+
+        if (!HeaderValid)
+        {
+            return "no valid header (ignored and rewritten when the database is next opened)";
+        }
+
+        if (!BelongsToDatabase)
+        {
+            return "belongs to another database (different id or page size); the engine will refuse to apply it";
+        }
+
+        if (Frames == 0)
+        {
+            return "empty: every commit is in the database file";
+        }
+
+        var text = $"{Commits} committed transaction(s) in {Frames - TrailingFrames} frame(s) not yet checkpointed; the next open applies them";
+        return TrailingFrames > 0 ? text + $", and discards {TrailingFrames} frame(s) of an unfinished transaction" : text;
+    }
+}

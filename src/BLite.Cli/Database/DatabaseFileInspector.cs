@@ -1,0 +1,109 @@
+using System.Buffers.Binary;
+using BLite.Cli.Commands;
+
+namespace BLite.Cli.Database;
+
+/// <summary>
+/// Reads a database file's header and its WAL straight from disk, without opening the engine
+/// (which would recover and checkpoint the WAL, hiding the state <c>info</c> reports). Layouts are
+/// the documented ones (docs/format.md sections 2 and 3):
+/// <code>
+/// database page 0: 0 magic "BLiteDB\0" | 8 u32 version | 12 u32 page size | 16 u32 page count
+///                  | 20 u32 free-list head | 24 u32 free pages | 32 u64 database id
+/// WAL header (40): 0 magic "BLiteWAL" | 8 u32 version | 12 u32 page size | 16 u64 database id
+///                  | 24 u32 generation | 28 u32 salt | 36 u32 CRC-32C
+/// WAL frame:       32-byte header (0 u32 page id | 4 u32 flags, bit 0 = commit | 8 u64 sequence
+///                  | 16 u32 generation | 20 u32 salt | ...) then one page image
+/// </code>
+/// Frame checksums are not verified here; the engine verifies them when it opens the database.
+/// </summary>
+internal static class DatabaseFileInspector
+{
+    private const int HeaderPrefixSize = 40;
+    private const int WalHeaderSize = 40;
+    private const int WalFrameHeaderSize = 32;
+
+    private static ReadOnlySpan<byte> DatabaseMagic => "BLiteDB\0"u8;
+
+    private static ReadOnlySpan<byte> WalMagic => "BLiteWAL"u8;
+
+    public static DatabaseFileInfo Inspect(string path)
+    {
+        DatabaseFiles.EnsureExists(path);
+        var fullPath = Path.GetFullPath(path);
+        Span<byte> header = stackalloc byte[HeaderPrefixSize];
+        long fileLength;
+        using (var file = new FileStream(fullPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite))
+        {
+            fileLength = file.Length;
+            if (file.ReadAtLeast(header, HeaderPrefixSize, throwOnEndOfStream: false) < HeaderPrefixSize || !header[..8].SequenceEqual(DatabaseMagic))
+            {
+                throw new CommandException($"'{path}' is not a BLite database (its first bytes are not the BLite header).");
+            }
+        }
+
+        var pageSize = (int)BinaryPrimitives.ReadUInt32LittleEndian(header[12..]);
+        var databaseId = BinaryPrimitives.ReadUInt64LittleEndian(header[32..]);
+        return new DatabaseFileInfo(
+            fullPath,
+            fileLength,
+            BinaryPrimitives.ReadUInt32LittleEndian(header[8..]),
+            pageSize,
+            BinaryPrimitives.ReadUInt32LittleEndian(header[16..]),
+            BinaryPrimitives.ReadUInt32LittleEndian(header[24..]),
+            databaseId,
+            InspectWal(fullPath + "-wal", databaseId, pageSize));
+    }
+
+    private static WalFileInfo InspectWal(string walPath, ulong expectedDatabaseId, int expectedPageSize)
+    {
+        if (!File.Exists(walPath))
+        {
+            return new WalFileInfo(walPath, Exists: false, Length: 0, HeaderValid: false, BelongsToDatabase: false, Frames: 0, Commits: 0, TrailingFrames: 0);
+        }
+
+        using var wal = new FileStream(walPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite);
+        Span<byte> header = stackalloc byte[WalHeaderSize];
+        if (wal.ReadAtLeast(header, WalHeaderSize, throwOnEndOfStream: false) < WalHeaderSize || !header[..8].SequenceEqual(WalMagic))
+        {
+            return new WalFileInfo(walPath, true, wal.Length, HeaderValid: false, BelongsToDatabase: false, 0, 0, 0);
+        }
+
+        var pageSize = (int)BinaryPrimitives.ReadUInt32LittleEndian(header[12..]);
+        var databaseId = BinaryPrimitives.ReadUInt64LittleEndian(header[16..]);
+        var generation = BinaryPrimitives.ReadUInt32LittleEndian(header[24..]);
+        var salt = BinaryPrimitives.ReadUInt32LittleEndian(header[28..]);
+        var belongs = databaseId == expectedDatabaseId && pageSize == expectedPageSize;
+        if (!belongs || pageSize <= 0)
+        {
+            return new WalFileInfo(walPath, true, wal.Length, HeaderValid: true, BelongsToDatabase: belongs, 0, 0, 0);
+        }
+
+        // Frames of the current generation run from the header until the first frame of another
+        // generation or salt (left over from an earlier, longer log) or the end of the file.
+        Span<byte> frame = stackalloc byte[WalFrameHeaderSize];
+        long frames = 0;
+        long commits = 0;
+        long sinceLastCommit = 0;
+        var frameSize = (long)WalFrameHeaderSize + pageSize;
+        for (var offset = (long)WalHeaderSize; offset + frameSize <= wal.Length; offset += frameSize)
+        {
+            wal.Position = offset;
+            wal.ReadExactly(frame);
+            if (BinaryPrimitives.ReadUInt32LittleEndian(frame[16..]) != generation || BinaryPrimitives.ReadUInt32LittleEndian(frame[20..]) != salt)
+            {
+                break;
+            }
+
+            frames++;
+            sinceLastCommit++;
+            if ((BinaryPrimitives.ReadUInt32LittleEndian(frame[4..]) & 1) != 0)
+            {
+                commits++;
+                sinceLastCommit = 0;
+            }
+        }
+
+        return new WalFileInfo(walPath, true, wal.Length, HeaderValid: true, BelongsToDatabase: true, frames, commits, sinceLastCommit);
+    }
+}

@@ -1,0 +1,67 @@
+using System.Diagnostics;
+using System.Text;
+
+namespace BLite.Cli.Tests;
+
+/// <summary>What one run of the real blite executable printed and returned.</summary>
+public sealed record CliResult(int ExitCode, byte[] StdoutBytes, string Stderr)
+{
+    public string Stdout { get; } = Encoding.UTF8.GetString(StdoutBytes).Replace("\r\n", "\n");
+
+    public string[] StdoutLines => Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+
+    public override string ToString() => $"exit {ExitCode}\n--- stdout ---\n{Stdout}\n--- stderr ---\n{Stderr}";
+}
+
+/// <summary>
+/// Runs the blite.dll built beside the test assembly (the project reference copies it) through
+/// the same dotnet host that runs the tests, so every test exercises the shipped executable:
+/// its argument parsing, exit codes and streams.
+/// </summary>
+public static class BliteProcess
+{
+    private static readonly TimeSpan _limit = TimeSpan.FromMinutes(2);
+
+    public static string ExecutablePath { get; } = Path.Combine(AppContext.BaseDirectory, "blite.dll");
+
+    public static CliResult Run(params string[] args) => Run(args, workingDirectory: null, standardInput: null);
+
+    public static CliResult Run(string[] args, string? workingDirectory, byte[]? standardInput)
+    {
+        Assert.True(File.Exists(ExecutablePath), $"blite.dll was not found at {ExecutablePath}");
+        var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            RedirectStandardInput = true,
+            UseShellExecute = false,
+            StandardErrorEncoding = Encoding.UTF8,
+            WorkingDirectory = workingDirectory ?? AppContext.BaseDirectory,
+        };
+        start.ArgumentList.Add(ExecutablePath);
+        foreach (var arg in args)
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        using var process = Process.Start(start) ?? throw new InvalidOperationException("dotnet could not be started.");
+        var stdout = new MemoryStream();
+        var stdoutCopied = process.StandardOutput.BaseStream.CopyToAsync(stdout);
+        var stderr = process.StandardError.ReadToEndAsync();
+        if (standardInput is not null)
+        {
+            process.StandardInput.BaseStream.Write(standardInput);
+        }
+
+        process.StandardInput.Close();
+        if (!process.WaitForExit(_limit))
+        {
+            process.Kill(entireProcessTree: true);
+            Assert.Fail($"blite {string.Join(' ', args)} did not finish within {_limit}");
+        }
+
+        process.WaitForExit();
+        stdoutCopied.Wait();
+        return new CliResult(process.ExitCode, stdout.ToArray(), stderr.Result.Replace("\r\n", "\n"));
+    }
+}

@@ -1,0 +1,90 @@
+using BLite.Linq;
+
+namespace BLite.Tests.Linq;
+
+public class QueryCacheTests
+{
+    private readonly List<Order> _orders = TestData.Orders(21, 120);
+    private readonly InMemoryQuerySource _source;
+    private readonly IQueryable<Order> _query;
+
+    public QueryCacheTests()
+    {
+        _source = new InMemoryQuerySource(_orders);
+        _query = BLiteQuery.Create(_source);
+    }
+
+    private BLiteQueryProvider<Order> Provider => (BLiteQueryProvider<Order>)_query.Provider;
+
+    [Fact]
+    public void A_repeated_query_with_new_captured_values_is_translated_once()
+    {
+        for (var minimum = 0; minimum < 10; minimum++)
+        {
+            var take = minimum + 1;
+            var actual = _query.Where(o => o.Quantity > minimum).OrderBy(o => o.Total).ThenBy(o => o.Id).Take(take).Select(o => o.Id).ToList();
+            var expected = _orders.Where(o => o.Quantity > minimum).OrderBy(o => o.Total).ThenBy(o => o.Id).Take(take).Select(o => o.Id).ToList();
+            Assert.Equal(expected, actual);
+        }
+
+        Assert.Equal(1, Provider.CacheMisses);
+        Assert.Equal(9, Provider.CacheHits);
+        Assert.Single(_source.Executed.Distinct());
+    }
+
+    [Fact]
+    public void Literals_are_parameters_too()
+    {
+        Assert.Equal(_orders.Count(o => o.Quantity > 3), _query.Count(o => o.Quantity > 3));
+        Assert.Equal(_orders.Count(o => o.Quantity > 7), _query.Count(o => o.Quantity > 7));
+        Assert.Equal(1, Provider.CacheMisses);
+        Assert.Equal(1, Provider.CacheHits);
+    }
+
+    [Fact]
+    public void Different_shapes_get_different_entries()
+    {
+        _ = _query.Count(o => o.Quantity > 3);
+        _ = _query.Count(o => o.Quantity < 3);
+        _ = _query.Count(o => o.Status == "x");
+        _ = _query.Where(o => o.Quantity > 3).Count();
+        Assert.Equal(4, Provider.CacheMisses);
+        Assert.Equal(0, Provider.CacheHits);
+    }
+
+    [Fact]
+    public void A_captured_condition_on_no_field_selects_between_two_cached_shapes()
+    {
+        foreach (var onlyPaid in new[] { true, false, true, false })
+        {
+            var actual = _query.Count(o => !onlyPaid || o.Paid);
+            Assert.Equal(_orders.Count(o => !onlyPaid || o.Paid), actual);
+        }
+
+        Assert.Equal(2, Provider.CacheMisses);
+        Assert.Equal(2, Provider.CacheHits);
+    }
+
+    [Fact]
+    public void Captured_lists_are_parameters_whose_contents_change_per_execution()
+    {
+        var wanted = new List<string> { "shipped" };
+        Assert.Equal(_orders.Count(o => wanted.Contains(o.Status)), _query.Count(o => wanted.Contains(o.Status)));
+        wanted.Add("pending");
+        Assert.Equal(_orders.Count(o => wanted.Contains(o.Status)), _query.Count(o => wanted.Contains(o.Status)));
+        Assert.Equal(1, Provider.CacheHits);
+    }
+
+    [Fact]
+    public async Task Concurrent_executions_of_one_shape_keep_their_own_values()
+    {
+        var tasks = Enumerable.Range(0, 8).Select(minimum => Task.Run(() =>
+        {
+            var count = _query.Count(o => o.Quantity >= minimum);
+            Assert.Equal(_orders.Count(o => o.Quantity >= minimum), count);
+        }));
+        await Task.WhenAll(tasks);
+        Assert.Equal(8, Provider.CacheHits + Provider.CacheMisses);
+        Assert.Equal(1, Provider.CachedShapes);
+    }
+}
