@@ -25,6 +25,7 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     private readonly MapperFieldPathResolver<TId, T> _fieldPaths;
     private TypedQuerySource<TId, T>? _querySource;
     private CoreCollection? _documents;
+    private HashSet<string>? _singleValuedPaths;
 
     internal DocumentCollection(DocumentDbContext context, string name, IDocumentMapper<TId, T> mapper, IReadOnlyList<IndexDeclaration> indexes)
     {
@@ -81,6 +82,27 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
         }
 
         return field.FieldPath;
+    }
+
+    /// <summary>
+    /// Whether a stored field path is single-valued in this model (no array on the way), so an
+    /// index over it can be planned without de-duplication. Unknown paths count as multi-valued.
+    /// </summary>
+    internal bool IsSingleValuedPath(string fieldPath) =>
+        (_singleValuedPaths ??= BuildSingleValuedPaths()).Contains(fieldPath);
+
+    private HashSet<string> BuildSingleValuedPaths()
+    {
+        var paths = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var field in Mapper.Fields)
+        {
+            if (!field.IsMultiValued && field.BsonType != BsonType.Array)
+            {
+                paths.Add(field.FieldPath);
+            }
+        }
+
+        return paths;
     }
 
     internal T Deserialize(ReadOnlySpan<byte> document)

@@ -7,9 +7,10 @@ namespace BLite.Query;
 
 /// <summary>
 /// The one place the API layer runs an engine-level <see cref="DocumentQuery"/> against a
-/// collection. Interim implementation until the plan executor lands: it walks the primary index
-/// and applies the filter, sort and paging on raw C-BSON with <see cref="DocumentPipeline"/>
-/// (correct results, no index scans); <see cref="Explain"/> already reports the planner's choice.
+/// collection, through the plan executor (<see cref="QueryExecutor"/>): index selection, key
+/// scans, filter re-check on raw C-BSON, sort and paging. Typed collections pass
+/// <paramref name="singleValuedPaths"/> from their mapper so indexes over paths that never cross
+/// an array are planned as single-valued (two-sided ranges, no de-duplication).
 /// </summary>
 internal static class CollectionQuerySource
 {
@@ -17,53 +18,47 @@ internal static class CollectionQuerySource
     /// Matching documents in query order. Each item is valid until the next is pulled (copy or
     /// decode it first); enumerate while <paramref name="pages"/> is open.
     /// </summary>
-    public static IEnumerable<ReadOnlyMemory<byte>> Execute(DocumentCollection collection, IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters)
-    {
-        var fields = collection.Database.Fields;
-        var documents = Scan(collection, pages, copy: query.Sort.Count > 0);
-        return DocumentPipeline.Run(documents, FilterEvaluator.Create(query.Filter, fields, parameters), query.Sort, fields,
-            query.ResolveSkip(parameters), query.ResolveTake(parameters));
-    }
+    public static IEnumerable<ReadOnlyMemory<byte>> Execute(DocumentCollection collection, IPageReader pages, DocumentQuery query,
+        IReadOnlyList<BsonValue> parameters, Func<string, bool>? singleValuedPaths = null) =>
+        QueryExecutor.Execute(collection, pages, query, parameters, Plan(collection, pages, query, singleValuedPaths));
 
-    public static long Count(DocumentCollection collection, IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters)
+    public static long Count(DocumentCollection collection, IPageReader pages, DocumentQuery query,
+        IReadOnlyList<BsonValue> parameters, Func<string, bool>? singleValuedPaths = null) =>
+        QueryExecutor.Count(collection, pages, query, parameters, Plan(collection, pages, query, singleValuedPaths));
+
+    public static string Explain(DocumentCollection collection, IPageReader pages, DocumentQuery query, Func<string, bool>? singleValuedPaths = null) =>
+        Plan(collection, pages, query, singleValuedPaths).Explain();
+
+    private static QueryPlan Plan(DocumentCollection collection, IPageReader pages, DocumentQuery query, Func<string, bool>? singleValuedPaths)
     {
-        if (query.Filter is null && query.Skip is null && query.Take is null)
+        var indexes = QueryExecutor.DescribeIndexes(collection, pages);
+        if (singleValuedPaths is null)
         {
-            return collection.Count(pages);
+            return QueryPlanner.Plan(query, indexes);
         }
 
-        long count = 0;
-        foreach (var _ in Execute(collection, pages, query, parameters))
+        var described = new IndexDescriptor[indexes.Count];
+        for (var i = 0; i < described.Length; i++)
         {
-            count++;
+            var index = indexes[i];
+            described[i] = index.MultiKey && AllSingleValued(index, singleValuedPaths)
+                ? new IndexDescriptor(index.Name, index.Fields, index.Unique, multiKey: false, index.Sparse)
+                : index;
         }
 
-        return count;
+        return QueryPlanner.Plan(query, described);
     }
 
-    public static string Explain(DocumentCollection collection, IPageReader pages, DocumentQuery query)
+    private static bool AllSingleValued(IndexDescriptor index, Func<string, bool> singleValuedPaths)
     {
-        var indexes = new List<IndexDescriptor> { IndexDescriptor.PrimaryKey };
-        foreach (var index in collection.GetIndexes(pages))
+        foreach (var field in index.Fields)
         {
-            var paths = new Core.Query.FieldPath[index.FieldPaths.Count];
-            for (var i = 0; i < paths.Length; i++)
+            if (!singleValuedPaths(field.Path))
             {
-                paths[i] = Core.Query.FieldPath.Parse(index.FieldPaths[i]);
+                return false;
             }
-
-            indexes.Add(new IndexDescriptor(index.Name, paths, index.Unique));
         }
 
-        return QueryPlanner.Plan(query, indexes).Explain();
-    }
-
-    private static IEnumerable<ReadOnlyMemory<byte>> Scan(DocumentCollection collection, IPageReader pages, bool copy)
-    {
-        var cursor = collection.Scan(pages);
-        while (cursor.MoveNext())
-        {
-            yield return copy ? cursor.Document.ToArray() : cursor.Document;
-        }
+        return true;
     }
 }

@@ -55,20 +55,20 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
 
     public long Count(DocumentQuery query, IReadOnlyList<BsonValue> parameters) =>
         _collection.Context.Read((Collection: _collection, Query: query, Parameters: parameters),
-            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters));
+            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Collection.IsSingleValuedPath));
 
     public ValueTask<long> CountAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, CancellationToken cancellationToken) =>
         new(_collection.Context.ReadAsync((Collection: _collection, Query: query, Parameters: parameters),
-            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters), cancellationToken));
+            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Collection.IsSingleValuedPath), cancellationToken));
 
     public string Explain(DocumentQuery query) =>
         _collection.Context.Read((Collection: _collection, Query: query),
-            static (pages, s) => CollectionQuerySource.Explain(s.Collection.Documents, pages, s.Query));
+            static (pages, s) => CollectionQuerySource.Explain(s.Collection.Documents, pages, s.Query, s.Collection.IsSingleValuedPath));
 
     private List<T> Materialize(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {
         var rows = new List<T>();
-        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters))
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _collection.IsSingleValuedPath))
         {
             rows.Add(_collection.Deserialize(document.Span));
         }
@@ -79,7 +79,7 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
     private IEnumerable<T> Stream(DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {
         using var read = _collection.Context.Database.BeginRead();
-        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, read, query, parameters))
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, read, query, parameters, _collection.IsSingleValuedPath))
         {
             yield return _collection.Deserialize(document.Span);
         }
