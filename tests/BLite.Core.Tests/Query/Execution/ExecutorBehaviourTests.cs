@@ -133,9 +133,9 @@ public class ExecutorBehaviourTests
         using var read = database.BeginRead();
         var query = new DocumentQuery(QueryFilter.Gte("k", 4), [], FilterOperand.FromConstant(2), FilterOperand.FromConstant(3));
 
-        Assert.Equal(3, QueryExecutor.Count(items.Documents, read, query));
-        Assert.True(QueryExecutor.Any(items.Documents, read, query));
-        Assert.False(QueryExecutor.Any(items.Documents, read, new DocumentQuery(QueryFilter.Gte("k", 4), [], FilterOperand.FromConstant(6))));
+        Assert.Equal(3, PlanExecutor.Count(items.Documents, read, query));
+        Assert.True(PlanExecutor.Any(items.Documents, read, query));
+        Assert.False(PlanExecutor.Any(items.Documents, read, new DocumentQuery(QueryFilter.Gte("k", 4), [], FilterOperand.FromConstant(6))));
     }
 
     private static List<int> Ids(IEnumerable<BsonDocument> documents) => documents.Select(d => d["_id"].AsInt32).ToList();

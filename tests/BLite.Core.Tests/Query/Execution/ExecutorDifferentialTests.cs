@@ -84,9 +84,9 @@ public class ExecutorDifferentialTests
 
             // Typed callers know which paths hold one value: two-sided ranges and index order then apply in full.
             var query = new DocumentQuery(filter, sort, skip == 0 ? null : FilterOperand.FromConstant(skip), take is { } t ? FilterOperand.FromConstant(t) : null);
-            var plan = QueryExecutor.Plan(indexed.Documents, read, query, SingleValuedDescriptors);
+            var plan = PlanExecutor.Plan(indexed.Documents, read, query, SingleValuedDescriptors);
             usedIndexes.Add("typed " + (plan.Index?.Name ?? "scan"));
-            var typed = QueryExecutor.Execute(indexed.Documents, read, query, plan: plan)
+            var typed = PlanExecutor.Execute(indexed.Documents, read, query, plan: plan)
                 .Select(bytes => BsonDocument.FromBytes(bytes.Span, database.Fields)["_id"].AsInt32).ToList();
             AssertPage(expected, typed, sort.Count > 0, skip, take, context + "\n" + plan.Explain());
         }
