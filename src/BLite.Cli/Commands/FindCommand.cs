@@ -67,12 +67,12 @@ internal sealed class FindCommand : Command
             limit == long.MaxValue ? null : FilterOperand.FromConstant(limit));
         if (arguments.Flag("explain"))
         {
-            context.Output.WriteLine(QueryExecutor.Explain(collection, read, query));
+            context.Output.WriteLine(PlanExecutor.Explain(collection, read, query));
             return ExitCodes.Ok;
         }
 
         using var output = JsonLinesWriter.ToStandardOutput(context);
-        foreach (var document in QueryExecutor.Execute(collection, read, query))
+        foreach (var document in PlanExecutor.Execute(collection, read, query))
         {
             output.Write(BsonDocument.FromBytes(document.Span, database.Fields), mode);
         }
