@@ -1,32 +1,112 @@
+using System.Collections.Concurrent;
 using BLite.Bson;
+using BLite.Core.Collections;
+using BLite.Schemaless;
 
 namespace BLite;
 
 /// <summary>
 /// Base of an application's database context. Declare a <c>partial</c> subclass with
-/// <see cref="DocumentCollection{TId, T}"/> properties; the BLite source generator implements
-/// <see cref="CreateCollections"/> for it, creating each collection with its compile-time mapper.
+/// <see cref="DocumentCollection{TId, T}"/> properties and a constructor taking a path or
+/// <see cref="DocumentDbContextOptions"/>; the BLite source generator implements
+/// <see cref="CreateCollections"/>, creating each collection with its compile-time mapper.
+/// Opening runs <see cref="OnModelCreating"/>, opens (or creates) the database, then creates the
+/// declared collections and every declared index that is missing — existing data is kept, and
+/// nothing that is not declared is ever dropped. Disposing checkpoints and closes the file.
 /// </summary>
-public abstract class DocumentDbContext
+public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
 {
-    /// <summary>A context over a new, empty field dictionary.</summary>
+    private readonly ModelBuilder _model = new();
+    private readonly List<TypedCollection> _collections = [];
+    private readonly ConcurrentDictionary<string, BsonDocumentCollection> _schemaless = new(StringComparer.Ordinal);
+    private readonly DocumentDatabase? _database;
+    private bool _disposed;
+
+    /// <summary>A context without storage (mapping only) over a new, empty field dictionary.</summary>
     protected DocumentDbContext()
         : this(new BsonFieldDictionary())
     {
     }
 
-    /// <summary>A context whose mappers resolve field names through <paramref name="fieldDictionary"/>.</summary>
+    /// <summary>
+    /// A context without storage whose mappers resolve field names through
+    /// <paramref name="fieldDictionary"/>: collections expose their mappers, but data operations
+    /// throw <see cref="InvalidOperationException"/>.
+    /// </summary>
     protected DocumentDbContext(BsonFieldDictionary fieldDictionary)
     {
         ArgumentNullException.ThrowIfNull(fieldDictionary);
         FieldDictionary = fieldDictionary;
         // Runs before the subclass constructor body on purpose: the generated override only assigns
         // collection properties, so the subclass sees them created from its first line on.
+        OnModelCreating(_model);
         CreateCollections();
+    }
+
+    /// <summary>A context over the database file at <paramref name="path"/> (created if missing), with default options.</summary>
+    protected DocumentDbContext(string path)
+        : this(new DocumentDbContextOptions { Path = path })
+    {
+    }
+
+    protected DocumentDbContext(DocumentDbContextOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        if (!options.InMemory)
+        {
+            ArgumentException.ThrowIfNullOrEmpty(options.Path, "options.Path");
+        }
+
+        OnModelCreating(_model);
+        var storage = options.ToStorageOptions();
+        _database = options.InMemory ? DocumentDatabase.OpenInMemory(storage) : DocumentDatabase.Open(options.Path!, storage);
+        try
+        {
+            FieldDictionary = _database.Fields;
+            CreateCollections();
+            EnsureSchema(_database);
+        }
+        catch
+        {
+            _database.Dispose();
+            throw;
+        }
     }
 
     /// <summary>The database's field names and their ids, shared by every mapper of this context.</summary>
     public BsonFieldDictionary FieldDictionary { get; }
+
+    /// <summary>The engine-level database underneath (raw collections, Verify, statistics).</summary>
+    public DocumentDatabase Database
+    {
+        get
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            return _database ?? throw new InvalidOperationException("This context was created for mapping only and has no database.");
+        }
+    }
+
+    /// <summary>
+    /// A schemaless collection of <see cref="BsonDocument"/>s, with the same operations as the
+    /// typed collections and JSON filters. It takes part in the context's transactions.
+    /// </summary>
+    public BsonDocumentCollection GetCollection(string name)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(name);
+        var database = Database;
+        return _schemaless.GetOrAdd(name, static (n, state) => new BsonDocumentCollection(state.Context, state.Database.GetCollection(n)), (Context: this, Database: database));
+    }
+
+    /// <summary>Forces a checkpoint: copies committed pages from the WAL into the database file.</summary>
+    public void Checkpoint() => Database.Checkpoint();
+
+    /// <summary>
+    /// Declares collection names and indexes. Called once, before the database is opened; the
+    /// default declares nothing.
+    /// </summary>
+    protected virtual void OnModelCreating(ModelBuilder model)
+    {
+    }
 
     /// <summary>
     /// Creates the collection properties. Implemented by the source generator; an override calls
@@ -34,5 +114,54 @@ public abstract class DocumentDbContext
     /// </summary>
     protected virtual void CreateCollections()
     {
+    }
+
+    /// <summary>Called by generated code: the typed collection for a property, named by the model or the generated default.</summary>
+    protected DocumentCollection<TId, T> CreateCollection<TId, T>(string defaultName, Bson.Mapping.IDocumentMapper<TId, T> mapper)
+        where T : class
+    {
+        ArgumentNullException.ThrowIfNull(mapper);
+        var entity = _model.Find<T>();
+        var collection = new DocumentCollection<TId, T>(this, entity?.CollectionName ?? defaultName, mapper, entity?.Indexes ?? []);
+        _collections.Add(collection);
+        return collection;
+    }
+
+    public void Dispose()
+    {
+        if (_disposed)
+        {
+            return;
+        }
+
+        _disposed = true;
+        // The engine checkpoints on close when no writer is active; a transaction left open is
+        // simply never committed, exactly as after a crash.
+        _database?.Dispose();
+        GC.SuppressFinalize(this);
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        Dispose();
+        return ValueTask.CompletedTask;
+    }
+
+    private void EnsureSchema(DocumentDatabase database)
+    {
+        if (_collections.Count == 0)
+        {
+            return;
+        }
+
+        var definitions = new List<CollectionDefinition>(_collections.Count);
+        foreach (var collection in _collections)
+        {
+            definitions.Add(collection.Definition());
+        }
+
+        using var write = database.BeginWrite();
+        database.EnsureSchema(write, definitions);
+        write.Commit();
     }
 }

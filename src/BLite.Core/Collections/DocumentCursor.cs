@@ -31,6 +31,15 @@ public sealed class DocumentCursor
     /// <summary>The current document's encoded primary key.</summary>
     public ReadOnlySpan<byte> PrimaryKey => _primaryKey;
 
+    /// <summary>
+    /// The current entry's encoded key: the field key (all index components) of a secondary
+    /// index entry, or the primary key when walking the primary index. Valid until the next
+    /// <see cref="MoveNext"/>.
+    /// </summary>
+    public ReadOnlySpan<byte> IndexKey => _entries is null || _document.IsEmpty
+        ? default
+        : _primary is null ? _primaryKey : SecondaryEntry.FieldKeyOf(_entries.Key, _entries.Value.Span);
+
     /// <summary>The current document's C-BSON bytes.</summary>
     public ReadOnlyMemory<byte> Document => _document;
 

@@ -1,3 +1,5 @@
+using BLite.Core.Query;
+
 namespace BLite.Core.Collections;
 
 /// <summary>
@@ -25,7 +27,7 @@ public sealed class IndexDefinition : IEquatable<IndexDefinition>
         _fieldPaths = new string[fieldPaths.Count];
         for (var i = 0; i < fieldPaths.Count; i++)
         {
-            FieldPath.Validate(fieldPaths[i]);
+            FieldPath.ParseIndexPath(fieldPaths[i]);
             _fieldPaths[i] = fieldPaths[i];
         }
 

@@ -8,6 +8,9 @@ namespace BLite.Core.Query;
 /// </summary>
 public sealed class FieldPath : IEquatable<FieldPath>
 {
+    /// <summary>Most segments an index path may have; deeper documents are still stored and queried, just not indexed.</summary>
+    public const int MaxIndexDepth = 32;
+
     private readonly string[] _segments;
 
     private FieldPath(string path, string[] segments)
@@ -48,6 +51,24 @@ public sealed class FieldPath : IEquatable<FieldPath>
         }
 
         return segments is ["_id"] ? Id : new FieldPath(path, segments);
+    }
+
+    /// <summary>Parses a path an index definition names: not empty, at most <see cref="MaxIndexDepth"/> segments.</summary>
+    public static FieldPath ParseIndexPath(string path)
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        if (path.Length == 0)
+        {
+            throw new ArgumentException("An index field path cannot be empty.", nameof(path));
+        }
+
+        var parsed = Parse(path);
+        if (parsed.Length > MaxIndexDepth)
+        {
+            throw new ArgumentException($"The field path '{path}' is deeper than {MaxIndexDepth} segments.", nameof(path));
+        }
+
+        return parsed;
     }
 
     public static FieldPath FromSegments(IReadOnlyList<string> segments)

@@ -29,7 +29,7 @@ internal static class ContextEmitter
         writer.Line("base.CreateCollections();");
         foreach (var collection in spec.Collections)
         {
-            writer.Line($"this.{collection.PropertyName} = new global::BLite.DocumentCollection<{collection.IdTypeName}, {collection.DocumentTypeName}>(");
+            writer.Line($"this.{collection.PropertyName} = this.CreateCollection<{collection.IdTypeName}, {collection.DocumentTypeName}>(");
             writer.Line($"    {Literals.String(collection.CollectionName)},");
             writer.Line($"    new {collection.MapperFullName}(this.FieldDictionary));");
         }

@@ -108,7 +108,10 @@ public static partial class QueryPlanner
         }
 
         var residual = Residual(conjuncts, consumed);
-        return new QueryPlan(query, strategy, index, bounds, descending, residual, query.Sort.Count > 0 && !servesOrder, score);
+        // A multikey index walks documents by their smallest (or largest) element, which is the sort
+        // key, but may meet them again later: the executor still sorts (a top-N heap) and uses the
+        // order only to stop early.
+        return new QueryPlan(query, strategy, index, bounds, descending, residual, query.Sort.Count > 0 && (!servesOrder || index.MultiKey), score);
     }
 
     private static Condition? Find(List<Condition> conditions, FieldPath field, ConditionKind kind)
@@ -219,7 +222,7 @@ public static partial class QueryPlanner
 
             // An IN on the first unpinned field still yields that field in order: its ranges are
             // resolved in value order, one after the other.
-            if (index.MultiKey || position >= index.Fields.Count || !index.Fields[position].Equals(key.Path)
+            if (position >= index.Fields.Count || !index.Fields[position].Equals(key.Path)
                 || (direction is { } d && d != key.Descending))
             {
                 return false;

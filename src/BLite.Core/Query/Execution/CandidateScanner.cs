@@ -1,0 +1,118 @@
+using BLite.Core.Collections;
+using BLite.Core.Storage;
+
+namespace BLite.Core.Query;
+
+/// <summary>
+/// Walks the key runs of a plan one after the other and yields each document once (when the runs
+/// may overlap or the index is multikey, documents already seen are skipped by primary key).
+/// Documents are candidates only: the caller re-checks the filter. The sorter may ask to skip the
+/// rest of the current key class (<see cref="SkipRestOfKeyClass"/>) once nothing further in it
+/// can make the top N.
+/// </summary>
+internal sealed class CandidateScanner
+{
+    private readonly DocumentCollection _collection;
+    private readonly IPageReader _pages;
+    private readonly string? _indexName;
+    private readonly IReadOnlyList<ScanRun> _runs;
+    private readonly bool _descending;
+    private readonly HashSet<byte[]>? _seen;
+    private int _runIndex = -1;
+    private DocumentCursor? _cursor;
+
+    public CandidateScanner(DocumentCollection collection, IPageReader pages, string? indexName, IReadOnlyList<ScanRun> runs, bool descending, bool deduplicate)
+    {
+        _collection = collection;
+        _pages = pages;
+        _indexName = indexName;
+        _runs = runs;
+        _descending = descending;
+        _seen = deduplicate ? new HashSet<byte[]>(ByteArrayComparer.Instance) : null;
+    }
+
+    public ReadOnlyMemory<byte> Document => _cursor!.Document;
+
+    public ReadOnlySpan<byte> PrimaryKey => _cursor!.PrimaryKey;
+
+    public ScanRun CurrentRun => _runs[_runIndex];
+
+    /// <summary>The current entry's key: field key for a secondary index, primary key otherwise.</summary>
+    public ReadOnlySpan<byte> IndexKey => _cursor!.IndexKey;
+
+    public bool MoveNext()
+    {
+        while (true)
+        {
+            if (_cursor is null)
+            {
+                if (++_runIndex >= _runs.Count)
+                {
+                    return false;
+                }
+
+                var run = _runs[_runIndex];
+                _cursor = Open(run.Lower, run.LowerInclusive, run.Upper, run.UpperInclusive);
+            }
+
+            if (!_cursor.MoveNext())
+            {
+                _cursor = null;
+                continue;
+            }
+
+            if (_seen is null || _seen.Add(_cursor.PrimaryKey.ToArray()))
+            {
+                return true;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Nothing after the current entry whose key component <paramref name="component"/> has the
+    /// current type tag is wanted: jump past that tag within the run, or drop the run when the
+    /// component is fixed for the whole run.
+    /// </summary>
+    public void SkipRestOfKeyClass(int component)
+    {
+        var run = CurrentRun;
+        if (component < run.PrefixComponents)
+        {
+            _cursor = null;
+            return;
+        }
+
+        var key = IndexKey;
+        if (component > run.PrefixComponents || key.Length <= run.PrefixBytes)
+        {
+            return;
+        }
+
+        var classPrefix = key[..(run.PrefixBytes + 1)].ToArray();
+        _cursor = _descending
+            ? Open(run.Lower, run.LowerInclusive, classPrefix, false)
+            : Open(classPrefix, false, run.Upper, run.UpperInclusive);
+    }
+
+    private DocumentCursor Open(byte[]? lower, bool lowerInclusive, byte[]? upper, bool upperInclusive)
+    {
+        var range = BsonCollection.BuildRange(lower, lowerInclusive, upper, upperInclusive);
+        return _indexName is null
+            ? _collection.Scan(_pages, DocumentCollection.ToEntryRange(range), _descending)
+            : _collection.ScanIndex(_pages, _indexName, range, _descending);
+    }
+}
+
+internal sealed class ByteArrayComparer : IEqualityComparer<byte[]>
+{
+    public static ByteArrayComparer Instance { get; } = new();
+
+    public bool Equals(byte[]? x, byte[]? y) => x.AsSpan().SequenceEqual(y);
+
+    public int GetHashCode(byte[] obj)
+    {
+        var hash = new HashCode();
+        hash.AddBytes(obj);
+        return hash.ToHashCode();
+    }
+}

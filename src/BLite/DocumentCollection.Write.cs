@@ -1,0 +1,121 @@
+using BLite.Bson;
+using BLite.Core.Storage;
+using BLite.Storage;
+
+namespace BLite;
+
+public sealed partial class DocumentCollection<TId, T>
+{
+    /// <summary>Stores a new document and returns its id (generated when left at its default value).</summary>
+    public TId Insert(T document)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        return _context.Write((Collection: this, Document: document), static (pages, s) => s.Collection.InsertCore(pages, s.Document));
+    }
+
+    /// <summary>Stores all documents in one transaction (or the open one): all or nothing. Returns how many.</summary>
+    public int InsertMany(IEnumerable<T> documents)
+    {
+        ArgumentNullException.ThrowIfNull(documents);
+        return _context.Write((Collection: this, Documents: documents), static (pages, s) => s.Collection.InsertManyCore(pages, s.Documents));
+    }
+
+    /// <summary>Replaces the stored document with the same id; false (and nothing changed) when there is none.</summary>
+    public bool Update(T document)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        return _context.Write((Collection: this, Document: document), static (pages, s) => s.Collection.UpdateCore(pages, s.Document));
+    }
+
+    /// <summary>Inserts the document or replaces the one with its id; true when it was new.</summary>
+    public bool Upsert(T document)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        return _context.Write((Collection: this, Document: document), static (pages, s) => s.Collection.UpsertCore(pages, s.Document));
+    }
+
+    /// <summary>Removes the document with this id; false when there is none.</summary>
+    public bool Delete(TId id)
+    {
+        var key = PrimaryKey(id);
+        return _context.Write((Collection: this, Key: key), static (pages, s) => s.Collection.Documents.Delete(pages, s.Key));
+    }
+
+    private TId InsertCore(IPageWriter pages, T document)
+    {
+        var id = Mapper.GetId(document);
+        var generated = IdValues<TId>.CanGenerate && IdValues<TId>.IsUnassigned(id);
+        if (generated)
+        {
+            id = IdValues<TId>.UsesSequence ? IdValues<TId>.FromSequence(Documents.NextSequenceValue(pages)) : IdValues<TId>.NewRandom();
+            Mapper.SetId(document, id);
+        }
+        else if (id is null)
+        {
+            throw new ArgumentException($"A {typeof(T).Name} needs an id: {typeof(TId).Name} ids are not generated.", nameof(document));
+        }
+
+        try
+        {
+            using var buffer = Serialize(document);
+            Documents.Insert(pages, buffer.WrittenSpan);
+        }
+        catch when (generated)
+        {
+            // A refused insert leaves the caller's object as it was given.
+            Mapper.SetId(document, default!);
+            throw;
+        }
+
+        return id;
+    }
+
+    private int InsertManyCore(IPageWriter pages, IEnumerable<T> documents)
+    {
+        var count = 0;
+        foreach (var document in documents)
+        {
+            ArgumentNullException.ThrowIfNull(document, nameof(documents));
+            InsertCore(pages, document);
+            count++;
+        }
+
+        return count;
+    }
+
+    private bool UpdateCore(IPageWriter pages, T document)
+    {
+        using var buffer = Serialize(document);
+        return Documents.Update(pages, buffer.WrittenSpan);
+    }
+
+    private bool UpsertCore(IPageWriter pages, T document)
+    {
+        var id = Mapper.GetId(document);
+        if (IdValues<TId>.CanGenerate && IdValues<TId>.IsUnassigned(id))
+        {
+            InsertCore(pages, document);
+            return true;
+        }
+
+        using var buffer = Serialize(document);
+        return Documents.Upsert(pages, buffer.WrittenSpan);
+    }
+
+    private DocumentBuffer Serialize(T document)
+    {
+        var buffer = DocumentBuffer.Rent();
+        try
+        {
+            var writer = new BsonSpanWriter(buffer);
+            Mapper.Serialize(document, ref writer);
+            writer.Flush();
+            return buffer;
+        }
+        catch
+        {
+            buffer.Dispose();
+            throw;
+        }
+    }
+}

@@ -1,0 +1,126 @@
+using BLite.Core.Storage;
+using BLite.Core.Transactions;
+
+namespace BLite;
+
+// Which transaction an operation joins is carried by an AsyncLocal, like EF Core's ambient
+// transactions: it flows into awaits, continuations on other threads and tasks started from the
+// flow (Task.Run, Task.WhenAll), and not into unrelated flows. The AsyncLocal holds a mutable
+// slot rather than the transaction so BeginTransactionAsync can publish the slot synchronously in
+// the caller's flow (an AsyncLocal set inside an async method does not flow back out) and fill it
+// once the writer slot is acquired; ending the transaction empties the slot for every flow that
+// shares it.
+public abstract partial class DocumentDbContext
+{
+    private readonly AsyncLocal<TransactionSlot?> _currentTransaction = new();
+
+    /// <summary>The open transaction of the calling flow, if any.</summary>
+    public DocumentTransaction? CurrentTransaction =>
+        _currentTransaction.Value?.Transaction is { IsActive: true } transaction ? transaction : null;
+
+    /// <summary>
+    /// Starts a write transaction (waiting for the single writer slot) that every operation of this
+    /// context in the calling async flow joins until it commits or rolls back. Nested transactions
+    /// are not supported.
+    /// </summary>
+    public DocumentTransaction BeginTransaction()
+    {
+        ThrowIfTransactionOpen();
+        var write = Database.BeginWrite();
+        var transaction = new DocumentTransaction(this, write);
+        _currentTransaction.Value = new TransactionSlot { Transaction = transaction };
+        return transaction;
+    }
+
+    /// <inheritdoc cref="BeginTransaction"/>
+    public Task<DocumentTransaction> BeginTransactionAsync(CancellationToken cancellationToken = default)
+    {
+        ThrowIfTransactionOpen();
+        var database = Database;
+        var slot = new TransactionSlot();
+        _currentTransaction.Value = slot;
+        return StartAsync(database, slot, cancellationToken);
+    }
+
+    internal void ClearTransaction(DocumentTransaction transaction)
+    {
+        if (_currentTransaction.Value is { } slot && ReferenceEquals(slot.Transaction, transaction))
+        {
+            slot.Transaction = null;
+        }
+    }
+
+    /// <summary>Runs a write in the flow's transaction, or in one of its own that commits before returning.</summary>
+    internal TResult Write<TState, TResult>(TState state, Func<IPageWriter, TState, TResult> operation)
+    {
+        if (CurrentTransaction is { } transaction)
+        {
+            return transaction.Run(state, operation);
+        }
+
+        using var write = Database.BeginWrite();
+        var result = operation(write, state);
+        write.Commit();
+        return result;
+    }
+
+    internal async Task<TResult> WriteAsync<TState, TResult>(TState state, Func<IPageWriter, TState, TResult> operation, CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        if (CurrentTransaction is { } transaction)
+        {
+            return await transaction.RunAsync(state, operation, cancellationToken).ConfigureAwait(false);
+        }
+
+        using var write = await Database.BeginWriteAsync(cancellationToken).ConfigureAwait(false);
+        var result = operation(write, state);
+        await write.CommitAsync(cancellationToken).ConfigureAwait(false);
+        return result;
+    }
+
+    /// <summary>Runs a read in the flow's transaction (seeing its writes), or on a snapshot of the last commit.</summary>
+    internal TResult Read<TState, TResult>(TState state, Func<IPageReader, TState, TResult> operation)
+    {
+        if (CurrentTransaction is { } transaction)
+        {
+            return transaction.Run(state, operation);
+        }
+
+        using var read = Database.BeginRead();
+        return operation(read, state);
+    }
+
+    internal Task<TResult> ReadAsync<TState, TResult>(TState state, Func<IPageReader, TState, TResult> operation, CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        if (CurrentTransaction is { } transaction)
+        {
+            return transaction.RunAsync(state, operation, cancellationToken);
+        }
+
+        // Reads run on the page cache and never wait for the writer, so there is nothing to await.
+        using var read = Database.BeginRead();
+        return Task.FromResult(operation(read, state));
+    }
+
+    private void ThrowIfTransactionOpen()
+    {
+        if (CurrentTransaction is not null)
+        {
+            throw new InvalidOperationException("A transaction is already open in this flow; commit or dispose it first (nested transactions are not supported).");
+        }
+    }
+
+    private async Task<DocumentTransaction> StartAsync(Core.Collections.DocumentDatabase database, TransactionSlot slot, CancellationToken cancellationToken)
+    {
+        WriteTransaction write = await database.BeginWriteAsync(cancellationToken).ConfigureAwait(false);
+        var transaction = new DocumentTransaction(this, write);
+        slot.Transaction = transaction;
+        return transaction;
+    }
+
+    private sealed class TransactionSlot
+    {
+        public volatile DocumentTransaction? Transaction;
+    }
+}

@@ -1,0 +1,35 @@
+using BLite.Core.Storage;
+
+namespace BLite;
+
+/// <summary>How a <see cref="DocumentDbContext"/> opens its database.</summary>
+public sealed class DocumentDbContextOptions
+{
+    /// <summary>The database file (its WAL sits beside it as <c>path-wal</c>). Ignored when <see cref="InMemory"/> is set.</summary>
+    public string? Path { get; set; }
+
+    /// <summary>
+    /// <see cref="Durability.Full"/> (default): a commit returns once it is on stable storage.
+    /// <see cref="Durability.Normal"/>: synced at checkpoint only (safe against a process crash).
+    /// </summary>
+    public Durability Durability { get; set; } = Durability.Full;
+
+    /// <summary>Page size of a new database in bytes (an existing file keeps its own).</summary>
+    public int PageSize { get; set; } = 8192;
+
+    /// <summary>The page cache's memory budget.</summary>
+    public long CacheBudgetBytes { get; set; } = 64L * 1024 * 1024;
+
+    /// <summary>Keep everything in memory: nothing is written to disk and all is lost on dispose.</summary>
+    public bool InMemory { get; set; }
+
+    /// <summary>A context over a database that lives in memory only.</summary>
+    public static DocumentDbContextOptions ForMemory() => new() { InMemory = true, Durability = Durability.InMemory };
+
+    internal StorageOptions ToStorageOptions() => new()
+    {
+        Durability = InMemory ? Durability.InMemory : Durability,
+        PageSize = PageSize,
+        CacheBudgetBytes = CacheBudgetBytes,
+    };
+}

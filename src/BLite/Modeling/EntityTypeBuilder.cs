@@ -1,0 +1,55 @@
+using System.Linq.Expressions;
+
+namespace BLite;
+
+/// <summary>Non-generic view of an entity's configuration.</summary>
+public abstract class EntityTypeBuilder
+{
+    private protected EntityTypeBuilder()
+    {
+    }
+
+    internal string? CollectionName { get; private protected set; }
+
+    internal List<IndexDeclaration> Indexes { get; } = [];
+}
+
+/// <summary>Configures one document type: its collection name and its secondary indexes.</summary>
+public sealed class EntityTypeBuilder<T> : EntityTypeBuilder
+    where T : class
+{
+    internal EntityTypeBuilder()
+    {
+    }
+
+    /// <summary>Stores this type's collection under <paramref name="name"/> instead of the generated default.</summary>
+    public EntityTypeBuilder<T> ToCollection(string name)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(name);
+        CollectionName = name;
+        return this;
+    }
+
+    /// <summary>
+    /// Declares a secondary index. <paramref name="keySelector"/> is a member chain
+    /// (<c>o =&gt; o.Customer.Email</c>), an anonymous object of member chains for a composite
+    /// index (<c>o =&gt; new { o.Status, o.PlacedAt }</c>), or a chain through a collection
+    /// (<c>o =&gt; o.Lines.Select(l =&gt; l.Sku)</c>, one entry per item). Members map to stored
+    /// field names by the generated mapper (<c>[BsonField]</c> renames, the id as <c>_id</c>).
+    /// The default name is <c>ix_</c> followed by the field paths joined with <c>_</c>.
+    /// </summary>
+    public EntityTypeBuilder<T> HasIndex<TKey>(Expression<Func<T, TKey>> keySelector, bool unique = false, string? name = null)
+    {
+        ArgumentNullException.ThrowIfNull(keySelector);
+        if (name is not null)
+        {
+            ArgumentException.ThrowIfNullOrEmpty(name);
+        }
+
+        Indexes.Add(new IndexDeclaration(IndexKeyPaths.MemberPaths(keySelector), unique, name));
+        return this;
+    }
+}
+
+/// <summary>An index as declared: C# member paths, resolved to stored field paths once the mapper exists.</summary>
+internal sealed record IndexDeclaration(IReadOnlyList<string> MemberPaths, bool Unique, string? Name);

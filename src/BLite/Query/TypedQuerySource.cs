@@ -1,0 +1,87 @@
+using System.Runtime.CompilerServices;
+using BLite.Bson;
+using BLite.Core.Query;
+using BLite.Linq;
+
+namespace BLite.Query;
+
+/// <summary>
+/// Runs translated LINQ queries for a typed collection. Outside a transaction results stream
+/// from one read snapshot held open while enumerating; inside one they are read up front under the
+/// transaction (so the caller may write while looping over them).
+/// </summary>
+internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
+    where T : class
+{
+    private readonly DocumentCollection<TId, T> _collection;
+
+    public TypedQuerySource(DocumentCollection<TId, T> collection) => _collection = collection;
+
+    public IFieldPathResolver FieldPaths => _collection.FieldPaths;
+
+    public IEnumerable<T> Execute(DocumentQuery query, IReadOnlyList<BsonValue> parameters)
+    {
+        var context = _collection.Context;
+        if (context.CurrentTransaction is { } transaction)
+        {
+            return transaction.Run((Source: this, Query: query, Parameters: parameters),
+                static (pages, s) => s.Source.Materialize(pages, s.Query, s.Parameters));
+        }
+
+        return Stream(query, parameters);
+    }
+
+    public async IAsyncEnumerable<T> ExecuteAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        var context = _collection.Context;
+        if (context.CurrentTransaction is { } transaction)
+        {
+            var rows = await transaction.RunAsync((Source: this, Query: query, Parameters: parameters),
+                static (pages, s) => s.Source.Materialize(pages, s.Query, s.Parameters), cancellationToken).ConfigureAwait(false);
+            foreach (var row in rows)
+            {
+                yield return row;
+            }
+
+            yield break;
+        }
+
+        foreach (var row in Stream(query, parameters))
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            yield return row;
+        }
+    }
+
+    public long Count(DocumentQuery query, IReadOnlyList<BsonValue> parameters) =>
+        _collection.Context.Read((Collection: _collection, Query: query, Parameters: parameters),
+            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Collection.IsSingleValuedPath));
+
+    public ValueTask<long> CountAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, CancellationToken cancellationToken) =>
+        new(_collection.Context.ReadAsync((Collection: _collection, Query: query, Parameters: parameters),
+            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Collection.IsSingleValuedPath), cancellationToken));
+
+    public string Explain(DocumentQuery query) =>
+        _collection.Context.Read((Collection: _collection, Query: query),
+            static (pages, s) => CollectionQuerySource.Explain(s.Collection.Documents, pages, s.Query, s.Collection.IsSingleValuedPath));
+
+    private List<T> Materialize(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters)
+    {
+        var rows = new List<T>();
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _collection.IsSingleValuedPath))
+        {
+            rows.Add(_collection.Deserialize(document.Span));
+        }
+
+        return rows;
+    }
+
+    private IEnumerable<T> Stream(DocumentQuery query, IReadOnlyList<BsonValue> parameters)
+    {
+        using var read = _collection.Context.Database.BeginRead();
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, read, query, parameters, _collection.IsSingleValuedPath))
+        {
+            yield return _collection.Deserialize(document.Span);
+        }
+    }
+}

@@ -1,0 +1,137 @@
+using BLite.Core.Transactions;
+
+namespace BLite;
+
+/// <summary>
+/// An explicit write transaction of a <see cref="DocumentDbContext"/>. While it is open, every
+/// operation of the context issued from the same async flow (the code after
+/// <see cref="DocumentDbContext.BeginTransaction"/>, and tasks started from it) runs inside it;
+/// reads see its own writes. It is not tied to a thread: awaits may resume anywhere. Commit makes
+/// every change durable at once; <see cref="Rollback"/>, or disposing without committing, leaves
+/// no trace. A failed operation (for example a unique violation) changes nothing and leaves the
+/// transaction usable.
+/// </summary>
+public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
+{
+    private const int Active = 0;
+    private const int Committed = 1;
+    private const int RolledBack = 2;
+
+    // Operations of one transaction may come from several tasks of the same flow (Task.WhenAll);
+    // the pages underneath are not thread-safe, so operations take turns.
+    private readonly SemaphoreSlim _gate = new(1, 1);
+    private readonly WriteTransaction _write;
+    private int _state;
+
+    internal DocumentTransaction(DocumentDbContext context, WriteTransaction write)
+    {
+        Context = context;
+        _write = write;
+    }
+
+    public DocumentDbContext Context { get; }
+
+    /// <summary>True until the transaction commits or rolls back.</summary>
+    public bool IsActive => Volatile.Read(ref _state) == Active;
+
+    public void Commit()
+    {
+        _gate.Wait();
+        try
+        {
+            ThrowIfNotActive();
+            _write.Commit();
+            _state = Committed;
+        }
+        finally
+        {
+            _gate.Release();
+            Context.ClearTransaction(this);
+        }
+    }
+
+    public async Task CommitAsync(CancellationToken cancellationToken = default)
+    {
+        await _gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            ThrowIfNotActive();
+            await _write.CommitAsync(cancellationToken).ConfigureAwait(false);
+            _state = Committed;
+        }
+        finally
+        {
+            _gate.Release();
+            Context.ClearTransaction(this);
+        }
+    }
+
+    /// <summary>Discards every change of this transaction. Does nothing once it has ended.</summary>
+    public void Rollback()
+    {
+        _gate.Wait();
+        try
+        {
+            if (_state != Active)
+            {
+                return;
+            }
+
+            _state = RolledBack;
+            _write.Rollback();
+        }
+        finally
+        {
+            _gate.Release();
+            Context.ClearTransaction(this);
+        }
+    }
+
+    public void Dispose()
+    {
+        Rollback();
+        _write.Dispose();
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        Dispose();
+        return ValueTask.CompletedTask;
+    }
+
+    internal TResult Run<TState, TResult>(TState state, Func<WriteTransaction, TState, TResult> operation)
+    {
+        _gate.Wait();
+        try
+        {
+            ThrowIfNotActive();
+            return operation(_write, state);
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
+
+    internal async Task<TResult> RunAsync<TState, TResult>(TState state, Func<WriteTransaction, TState, TResult> operation, CancellationToken cancellationToken)
+    {
+        await _gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            ThrowIfNotActive();
+            return operation(_write, state);
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
+
+    private void ThrowIfNotActive()
+    {
+        if (_state != Active)
+        {
+            throw new InvalidOperationException(_state == Committed ? "The transaction has already committed." : "The transaction has been rolled back.");
+        }
+    }
+}

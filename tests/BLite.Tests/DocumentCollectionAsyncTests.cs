@@ -1,0 +1,65 @@
+using BLite.Bson;
+using BLite.Tests.Model;
+
+namespace BLite.Tests;
+
+public sealed class DocumentCollectionAsyncTests : IDisposable
+{
+    private readonly TempDirectory _directory = new();
+    private readonly ShopContext _db;
+
+    public DocumentCollectionAsyncTests()
+    {
+        _db = new ShopContext(_directory.File());
+    }
+
+    public void Dispose()
+    {
+        _db.Dispose();
+        _directory.Dispose();
+    }
+
+    [Fact]
+    public async Task Every_async_operation_matches_its_synchronous_twin()
+    {
+        var orders = Orders.Many(30);
+        var single = orders[0];
+        var id = await _db.Orders.InsertAsync(single);
+        Assert.Equal(29, await _db.Orders.InsertManyAsync(orders.Skip(1)));
+
+        OrderAssert.Same(single, await _db.Orders.FindByIdAsync(id));
+        Assert.Null(await _db.Orders.FindByIdAsync(ObjectId.NewObjectId()));
+        Assert.Equal(30, await _db.Orders.CountAsync());
+        Assert.Equal(orders.LongCount(o => o.Status == "shipped"), await _db.Orders.CountAsync(o => o.Status == "shipped"));
+        Assert.Equal(
+            orders.Where(o => o.Total > 100m).Select(o => o.Id).Order(),
+            (await _db.Orders.FindAsync(o => o.Total > 100m)).Select(o => o.Id).Order());
+        Assert.Equal(orders[4].Id, (await _db.Orders.FindOneAsync(o => o.OrderNumber == orders[4].OrderNumber))!.Id);
+        Assert.Equal(orders.Select(o => o.Id).Order(), (await _db.Orders.FindAllAsync()).Select(o => o.Id));
+        Assert.True(await _db.Orders.ExistsAsync(o => o.Status == "pending"));
+        Assert.True(await _db.Orders.ExistsAsync(id));
+
+        single.Status = "delivered";
+        Assert.True(await _db.Orders.UpdateAsync(single));
+        Assert.Equal("delivered", (await _db.Orders.FindByIdAsync(id))!.Status);
+        Assert.True(await _db.Orders.UpsertAsync(Orders.Create(99)));
+        Assert.False(await _db.Orders.UpsertAsync(single));
+
+        Assert.True(await _db.Orders.DeleteAsync(id));
+        Assert.False(await _db.Orders.ExistsAsync(id));
+        var remainingPending = orders.Skip(1).Count(o => o.Status == "pending");
+        Assert.Equal(remainingPending, await _db.Orders.DeleteManyAsync(o => o.Status == "pending"));
+        Assert.Equal(30 - remainingPending, await _db.Orders.CountAsync());
+    }
+
+    [Fact]
+    public async Task A_cancelled_token_stops_a_write_before_it_starts()
+    {
+        using var cancelled = new CancellationTokenSource();
+        await cancelled.CancelAsync();
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => _db.Orders.InsertAsync(Orders.Create(1), cancelled.Token));
+
+        Assert.Equal(0, _db.Orders.Count());
+    }
+}
