@@ -138,5 +138,29 @@ public class ExecutorBehaviourTests
         Assert.False(PlanExecutor.Any(items.Documents, read, new DocumentQuery(QueryFilter.Gte("k", 4), [], FilterOperand.FromConstant(6))));
     }
 
+    [Fact]
+    public void A_plan_made_once_serves_every_parameter_value_including_ones_that_disable_the_index()
+    {
+        using var database = DocumentDatabase.OpenInMemory();
+        var items = database.GetCollection("items");
+        items.EnsureIndex("by_k", "k");
+        BsonValue[] values = [1, 2.0, 2m, "2", BsonValue.Null, 3L];
+        items.InsertMany(values.Select((v, i) => new BsonDocument { { "_id", i }, { "k", v } }).ToList());
+        items.Insert(new BsonDocument { { "_id", 99 } });
+        using var read = database.BeginRead();
+        var query = new DocumentQuery(new ComparisonFilter("k", ComparisonOperator.Gte, FilterOperand.FromParameter(0)), [new SortKey("_id")]);
+        var plan = PlanExecutor.Plan(items.Documents, read, query);
+        Assert.StartsWith("IXSCAN by_k", plan.Explain());
+
+        foreach (var parameter in new BsonValue[] { 2, 2.5, "1", BsonValue.Null, 0m })
+        {
+            var evaluator = FilterEvaluator.Create(query.Filter, database.Fields, [parameter]);
+            var expected = items.FindAll().Where(d => evaluator.Matches(d.ToBytes(database.Fields))).Select(d => d["_id"].AsInt32);
+            var actual = PlanExecutor.Execute(items.Documents, read, query, [parameter], plan)
+                .Select(bytes => BsonDocument.FromBytes(bytes.Span, database.Fields)["_id"].AsInt32);
+            Assert.Equal(expected, actual);
+        }
+    }
+
     private static List<int> Ids(IEnumerable<BsonDocument> documents) => documents.Select(d => d["_id"].AsInt32).ToList();
 }
