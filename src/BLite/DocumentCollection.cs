@@ -36,7 +36,7 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
         Mapper = mapper;
         _indexes = indexes;
         _ids = new IdPolicy<TId>(idConverter);
-        _fieldPaths = new MapperFieldPathResolver<TId, T>(mapper);
+        _fieldPaths = new MapperFieldPathResolver<TId, T>(mapper, idConverter);
     }
 
     public override string Name { get; }

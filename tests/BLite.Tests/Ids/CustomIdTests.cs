@@ -90,6 +90,23 @@ public sealed class CustomIdTests : IDisposable
     }
 
     [Fact]
+    public void Linq_predicates_on_a_converted_id_compare_the_stored_key()
+    {
+        using var db = new TypedIdContext(_directory.File());
+        var ids = Enumerable.Range(0, 4).Select(i => db.Orders.Insert(new TypedOrder { Quantity = i })).ToList();
+        var wanted = ids[2];
+
+        Assert.Equal(2, db.Orders.Query().Single(o => o.Id == wanted).Quantity);
+        Assert.Equal(3, db.Orders.Count(o => o.Id != wanted));
+        var pair = new[] { ids[0], ids[3] };
+        Assert.Equal([0, 3], db.Orders.Query().Where(o => pair.Contains(o.Id)).OrderBy(o => o.Quantity).Select(o => o.Quantity).ToList());
+
+        db.Customers.Insert(new Customer { Id = new CustomerCode("k"), Name = "Kim" });
+        var code = new CustomerCode("k");
+        Assert.Equal("Kim", db.Customers.FindOne(c => c.Id == code)!.Name);
+    }
+
+    [Fact]
     public void Ordering_by_a_converted_id_follows_the_stored_key()
     {
         using var db = new TypedIdContext(_directory.File());
