@@ -28,7 +28,7 @@ internal static class DiagnosticDescriptors
     public static readonly DiagnosticDescriptor UnsupportedIdType = Create(
         "BLITE004",
         "Unsupported id type",
-        "The id '{0}' of '{1}' has type '{2}'; supported id types are ObjectId, Guid, int, long and string");
+        "The id '{0}' of '{1}' has type '{2}', which can never be stored; use ObjectId, Guid, int, long or string, or a class or struct of your own mapped with HasIdConverter");
 
     public static readonly DiagnosticDescriptor DuplicateCollectionName = Create(
         "BLITE005",

@@ -44,10 +44,10 @@ public sealed partial class DocumentCollection<TId, T>
     private TId InsertCore(IPageWriter pages, T document)
     {
         var id = Mapper.GetId(document);
-        var generated = IdValues<TId>.CanGenerate && IdValues<TId>.IsUnassigned(id);
+        var generated = _ids.CanGenerate && _ids.IsUnassigned(id);
         if (generated)
         {
-            id = IdValues<TId>.UsesSequence ? IdValues<TId>.FromSequence(Documents.NextSequenceValue(pages)) : IdValues<TId>.NewRandom();
+            id = _ids.UsesSequence ? _ids.FromSequence(Documents.NextSequenceValue(pages)) : _ids.NewRandom();
             Mapper.SetId(document, id);
         }
         else if (id is null)
@@ -92,7 +92,7 @@ public sealed partial class DocumentCollection<TId, T>
     private bool UpsertCore(IPageWriter pages, T document)
     {
         var id = Mapper.GetId(document);
-        if (IdValues<TId>.CanGenerate && IdValues<TId>.IsUnassigned(id))
+        if (_ids.CanGenerate && _ids.IsUnassigned(id))
         {
             InsertCore(pages, document);
             return true;

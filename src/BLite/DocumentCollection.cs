@@ -22,19 +22,21 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
 {
     private readonly DocumentDbContext _context;
     private readonly IReadOnlyList<IndexDeclaration> _indexes;
+    private readonly IdPolicy<TId> _ids;
     private readonly MapperFieldPathResolver<TId, T> _fieldPaths;
     private TypedQuerySource<TId, T>? _querySource;
     private CoreCollection? _documents;
     private HashSet<string>? _singleValuedPaths;
 
-    internal DocumentCollection(DocumentDbContext context, string name, IDocumentMapper<TId, T> mapper, IReadOnlyList<IndexDeclaration> indexes)
+    internal DocumentCollection(DocumentDbContext context, string name, IDocumentMapper<TId, T> mapper, IReadOnlyList<IndexDeclaration> indexes, IdConverter<TId>? idConverter)
     {
         ArgumentException.ThrowIfNullOrEmpty(name);
         _context = context;
         Name = name;
         Mapper = mapper;
         _indexes = indexes;
-        _fieldPaths = new MapperFieldPathResolver<TId, T>(mapper);
+        _ids = new IdPolicy<TId>(idConverter);
+        _fieldPaths = new MapperFieldPathResolver<TId, T>(mapper, idConverter);
     }
 
     public override string Name { get; }
@@ -111,7 +113,7 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
         return Mapper.Deserialize(ref reader);
     }
 
-    private static byte[] PrimaryKey(TId id) => IdValues<TId>.EncodeKey(id);
+    private byte[] PrimaryKey(TId id) => _ids.EncodeKey(id);
 
     private T? FindByIdCore(Core.Storage.IPageReader pages, byte[] key) =>
         Documents.TryFindById(pages, key, out var bytes) ? Deserialize(bytes.Span) : null;

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using BLite.Bson;
+using BLite.Core;
 using BLite.Core.Collections;
 using BLite.Schemaless;
 
@@ -122,9 +123,27 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
     {
         ArgumentNullException.ThrowIfNull(mapper);
         var entity = _model.Find<T>();
-        var collection = new DocumentCollection<TId, T>(this, entity?.CollectionName ?? defaultName, mapper, entity?.Indexes ?? []);
+        var collection = new DocumentCollection<TId, T>(this, entity?.CollectionName ?? defaultName, mapper, entity?.Indexes ?? [], entity?.IdConverter as Bson.Mapping.IdConverter<TId>);
         _collections.Add(collection);
         return collection;
+    }
+
+    /// <summary>
+    /// Called by generated code for a collection whose id type BLite does not store natively: the
+    /// converter configured by <see cref="EntityTypeBuilder{T}.HasIdConverter{TId, TKey}"/>.
+    /// </summary>
+    protected Bson.Mapping.IdConverter<TId> IdConverterFor<TId, T>(string propertyName)
+        where T : class
+    {
+        var configured = _model.Find<T>()?.IdConverter;
+        if (configured is Bson.Mapping.IdConverter<TId> converter)
+        {
+            return converter;
+        }
+
+        throw new BLiteException(configured is null
+            ? $"{GetType().Name}.{propertyName}: {typeof(T).Name} has an id of type {typeof(TId).Name}, which BLite does not store natively; configure it in OnModelCreating with model.Entity<{typeof(T).Name}>().HasIdConverter(({typeof(TId).Name} id) => ..., (Guid key) => ...) converting to ObjectId, Guid, int, long or string."
+            : $"{GetType().Name}.{propertyName}: the id converter configured for {typeof(T).Name} does not convert {typeof(TId).Name} ids.");
     }
 
     public void Dispose()

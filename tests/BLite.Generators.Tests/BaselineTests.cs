@@ -54,6 +54,24 @@ public sealed class BaselineTests
             """);
     }
 
+    [Fact]
+    public void Custom_id_type_through_a_run_time_converter()
+    {
+        AssertMatchesBaseline(nameof(Custom_id_type_through_a_run_time_converter), """
+            namespace Billing;
+            public readonly record struct InvoiceId(Guid Value);
+            public sealed class Invoice
+            {
+                public InvoiceId Id { get; set; }
+                public decimal Amount { get; set; }
+            }
+            public partial class BillingContext : DocumentDbContext
+            {
+                public DocumentCollection<InvoiceId, Invoice> Invoices { get; set; } = null!;
+            }
+            """);
+    }
+
     private static void AssertMatchesBaseline(string caseName, string source, [CallerFilePath] string thisFile = "")
     {
         var (result, output) = GeneratorHarness.Run(Usings + source);

@@ -53,6 +53,24 @@ public sealed class DiagnosticTests
     }
 
     [Fact]
+    public void BLITE004_an_interface_id_is_an_error_but_a_class_or_struct_id_is_accepted_for_a_converter()
+    {
+        var diagnostic = SingleError("""
+            [BLiteDocument] public class Parcel { public IComparable Id { get; set; } = null!; }
+            """, "BLITE004", "Id");
+        Assert.Contains("HasIdConverter", diagnostic.GetMessage(), StringComparison.Ordinal);
+
+        var (result, output) = GeneratorHarness.Run(Usings + """
+            public readonly record struct ParcelId(Guid Value);
+            public sealed class Code { public string Value { get; set; } = ""; }
+            [BLiteDocument] public class Parcel { public ParcelId Id { get; set; } }
+            [BLiteDocument] public class Sender { public Code Id { get; set; } = new(); }
+            """);
+        Assert.Empty(result.Diagnostics);
+        Assert.Empty(GeneratorHarness.CompilerErrors(output));
+    }
+
+    [Fact]
     public void BLITE005_two_collections_with_the_same_name_are_an_error()
     {
         SingleError("""

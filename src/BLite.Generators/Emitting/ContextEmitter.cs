@@ -31,7 +31,10 @@ internal static class ContextEmitter
         {
             writer.Line($"this.{collection.PropertyName} = this.CreateCollection<{collection.IdTypeName}, {collection.DocumentTypeName}>(");
             writer.Line($"    {Literals.String(collection.CollectionName)},");
-            writer.Line($"    new {collection.MapperFullName}(this.FieldDictionary));");
+            var converter = collection.IdConverted
+                ? $", this.IdConverterFor<{collection.IdTypeName}, {collection.DocumentTypeName}>({Literals.String(collection.PropertyName)})"
+                : "";
+            writer.Line($"    new {collection.MapperFullName}(this.FieldDictionary{converter}));");
         }
 
         writer.Close();

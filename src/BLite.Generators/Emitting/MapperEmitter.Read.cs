@@ -167,6 +167,9 @@ internal sealed partial class MapperEmitter
             case ValueKind.Enum:
                 w.Line($"{target} = ({value.TypeName}){ScalarRead(value.Element!, typeVariable, labelLiteral)};");
                 return;
+            case ValueKind.ConvertedId:
+                w.Line($"{target} = _idConverter.Read(ref reader, {typeVariable}, _fieldDictionary);");
+                return;
             case ValueKind.Object:
             case ValueKind.Collection:
             case ValueKind.Dictionary:

@@ -17,6 +17,8 @@ internal sealed partial class MapperEmitter
     private const string WriterType = "global::BLite.Bson.BsonSpanWriter";
     private const string MappedFieldType = "global::BLite.Bson.Mapping.MappedField";
 
+    private string IdConverterType => $"global::BLite.Bson.Mapping.IdConverter<{_spec.IdTypeName}>";
+
     private readonly MapperSpec _spec;
     private readonly SourceWriter _writer = new();
     private readonly Dictionary<string, int> _fieldIndices = new(System.StringComparer.Ordinal);
@@ -99,6 +101,11 @@ internal sealed partial class MapperEmitter
     {
         var w = _writer;
         w.Line("private readonly global::BLite.Bson.BsonFieldDictionary _fieldDictionary;");
+        if (_spec.IdConverted)
+        {
+            w.Line($"private readonly {IdConverterType} _idConverter;");
+        }
+
         w.Line($"private readonly {MappedFieldType}[] _fields;");
         for (var i = 0; i < _fieldNames.Count; i++)
         {
@@ -117,7 +124,18 @@ internal sealed partial class MapperEmitter
     {
         var w = _writer;
         w.Line("/// <summary>Resolves every field name of the mapped types to its id in <paramref name=\"fieldDictionary\"/>.</summary>");
-        w.Open($"public {_spec.MapperName}(global::BLite.Bson.BsonFieldDictionary fieldDictionary)");
+        if (_spec.IdConverted)
+        {
+            w.Line("/// <param name=\"idConverter\">Maps the id type, which BLite does not store natively, to its stored key.</param>");
+            w.Open($"public {_spec.MapperName}(global::BLite.Bson.BsonFieldDictionary fieldDictionary, {IdConverterType} idConverter)");
+            w.Line("global::System.ArgumentNullException.ThrowIfNull(idConverter);");
+            w.Line("_idConverter = idConverter;");
+        }
+        else
+        {
+            w.Open($"public {_spec.MapperName}(global::BLite.Bson.BsonFieldDictionary fieldDictionary)");
+        }
+
         w.Line("global::System.ArgumentNullException.ThrowIfNull(fieldDictionary);");
         w.Line("_fieldDictionary = fieldDictionary;");
         for (var i = 0; i < _fieldNames.Count; i++)
@@ -149,7 +167,8 @@ internal sealed partial class MapperEmitter
             }
 
             var element = path.ElementBsonType is null ? "" : ", " + BsonTypePrefix + path.ElementBsonType;
-            w.Line($"new {MappedFieldType}({Literals.String(path.MemberPath)}, {Literals.String(string.Join(".", path.StoredNames))}, new ushort[] {{ {string.Join(", ", ids)} }}, {BsonTypePrefix}{path.BsonType}, {(path.IsNullable ? "true" : "false")}, {path.ArraySegment.ToString(CultureInfo.InvariantCulture)}{element}),");
+            var bsonType = path.BsonType == Parsing.MapperParser.ConvertedIdBsonType ? "_idConverter.KeyBsonType" : BsonTypePrefix + path.BsonType;
+            w.Line($"new {MappedFieldType}({Literals.String(path.MemberPath)}, {Literals.String(string.Join(".", path.StoredNames))}, new ushort[] {{ {string.Join(", ", ids)} }}, {bsonType}, {(path.IsNullable ? "true" : "false")}, {path.ArraySegment.ToString(CultureInfo.InvariantCulture)}{element}),");
         }
 
         w.Close(";");

@@ -9,4 +9,4 @@ internal sealed record ContextSpec(
     EquatableArray<string> ContainingTypes,
     EquatableArray<CollectionSpec> Collections);
 
-internal sealed record CollectionSpec(string PropertyName, string CollectionName, string MapperFullName, string IdTypeName, string DocumentTypeName);
+internal sealed record CollectionSpec(string PropertyName, string CollectionName, string MapperFullName, string IdTypeName, string DocumentTypeName, bool IdConverted);

@@ -18,7 +18,8 @@ internal sealed record MapperSpec(
     IdSetKind IdSet,
     string IdSetTarget,
     EquatableArray<ObjectTypeSpec> Types,
-    EquatableArray<FieldPathSpec> Paths)
+    EquatableArray<FieldPathSpec> Paths,
+    bool IdConverted)
 {
     public string MapperFullName => Namespace is null ? "global::" + MapperName : "global::" + Namespace + "." + MapperName;
 }

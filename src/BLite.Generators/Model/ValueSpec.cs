@@ -42,6 +42,9 @@ internal enum ValueKind : byte
 
     /// <summary>A string-keyed dictionary of <see cref="ValueSpec.Element"/>, stored as a document.</summary>
     Dictionary,
+
+    /// <summary>A document id of a type BLite does not store natively, written and read through the mapper's IdConverter.</summary>
+    ConvertedId,
 }
 
 /// <summary>The declared collection type: decides how items are iterated and what is created on read.</summary>

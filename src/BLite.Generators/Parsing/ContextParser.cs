@@ -89,7 +89,7 @@ internal static class ContextParser
 
             namesInUse.Add(mapper.CollectionName, property.Name);
             mappers.Add(mapper);
-            collections.Add(new CollectionSpec(TypeNames.Identifier(property.Name), mapper.CollectionName, mapper.MapperFullName, mapper.IdTypeName, mapper.DocumentTypeName));
+            collections.Add(new CollectionSpec(TypeNames.Identifier(property.Name), mapper.CollectionName, mapper.MapperFullName, mapper.IdTypeName, mapper.DocumentTypeName, mapper.IdConverted));
         }
 
         var spec = failed ? null : new ContextSpec(

@@ -23,7 +23,9 @@ internal sealed partial class MapperParser
         for (var i = 0; i < members.Count; i++)
         {
             var memberType = members[i] is IPropertySymbol p ? p.Type : ((IFieldSymbol)members[i]).Type;
-            values[i] = ResolveValue(memberType, members[i]);
+            values[i] = index == 0 && SymbolEqualityComparer.Default.Equals(members[i], _idMembers[0]) && !IsSupportedIdType(memberType)
+                ? ConvertedIdValue(memberType)
+                : ResolveValue(memberType, members[i]);
         }
 
         var constructor = canConstruct ? ChooseConstructor(type, members) : null;

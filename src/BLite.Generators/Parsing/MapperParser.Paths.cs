@@ -46,6 +46,9 @@ internal sealed partial class MapperParser
         }
     }
 
+    /// <summary>Stands for "the converter's key type", known only at run time.</summary>
+    public const string ConvertedIdBsonType = "<ConvertedId>";
+
     private static ValueSpec Unwrap(ValueSpec value)
         => value.Kind is ValueKind.Nullable or ValueKind.Enum ? Unwrap(value.Element!) : value;
 
@@ -68,6 +71,7 @@ internal sealed partial class MapperParser
         ValueKind.TimeOnly => "TimeOnly",
         ValueKind.Object or ValueKind.Dictionary => "Document",
         ValueKind.Collection => "Array",
+        ValueKind.ConvertedId => ConvertedIdBsonType,
         _ => BsonTypeName(value.Element!),
     };
 }

@@ -91,7 +91,8 @@ internal sealed partial class MapperParser
         }
 
         var idType = idMember is IPropertySymbol idProperty ? idProperty.Type : ((IFieldSymbol)idMember).Type;
-        if (!IsSupportedIdType(idType))
+        var idConverted = !IsSupportedIdType(idType);
+        if (idConverted && !IsConvertibleIdType(idType))
         {
             Report(DiagnosticDescriptors.UnsupportedIdType, LocationOf(idMember), idMember.Name, TypeNames.Display(documentType), TypeNames.Display(idType));
             return null;
@@ -118,8 +119,23 @@ internal sealed partial class MapperParser
             idSet,
             idSetTarget,
             new EquatableArray<ObjectTypeSpec>(types),
-            CollectPaths(types));
+            CollectPaths(types),
+            idConverted);
     }
+
+    /// <summary>
+    /// An id type BLite does not store natively but a run-time IdConverter can map to a key: a
+    /// concrete class or struct. Object, interfaces, arrays, enums, nullables and type parameters
+    /// could never be converted reliably and stay BLITE004.
+    /// </summary>
+    private static bool IsConvertibleIdType(ITypeSymbol type)
+        => type.TypeKind is TypeKind.Class or TypeKind.Struct
+            && type.SpecialType == SpecialType.None
+            && type.OriginalDefinition.SpecialType != SpecialType.System_Nullable_T
+            && !type.IsAnonymousType;
+
+    private ValueSpec? ConvertedIdValue(ITypeSymbol type)
+        => IsConvertibleIdType(type) ? new ValueSpec(ValueKind.ConvertedId, TypeNames.Plain(type), TypeNames.WithAnnotations(type), type.IsReferenceType) : null;
 
     private bool IsSupportedIdType(ITypeSymbol type)
         => type.SpecialType is SpecialType.System_Int32 or SpecialType.System_Int64 or SpecialType.System_String

@@ -42,7 +42,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     public object? Execute(Expression expression)
     {
         var (translated, values) = Prepare(expression);
-        var parameters = translated.Bind(values);
+        var parameters = translated.Bind(values, _source.FieldPaths as IQueryValueConverter);
         return QueryExecutor.Run(_source, translated, values, parameters, sourceRows: null);
     }
 
@@ -51,7 +51,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     public IEnumerable<TElement> ExecuteSequence<TElement>(Expression expression)
     {
         var (translated, values) = Prepare(expression);
-        var parameters = translated.Bind(values);
+        var parameters = translated.Bind(values, _source.FieldPaths as IQueryValueConverter);
         foreach (var row in QueryExecutor.Rows(_source, translated, values, parameters, sourceRows: null))
         {
             yield return (TElement)row!;
@@ -61,7 +61,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     public async IAsyncEnumerable<TElement> ExecuteSequenceAsync<TElement>(Expression expression, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         var (translated, values) = Prepare(expression);
-        var parameters = translated.Bind(values);
+        var parameters = translated.Bind(values, _source.FieldPaths as IQueryValueConverter);
         if (translated.PostOperations.Any(p => p.Kind == PostOperationKind.GroupBy))
         {
             var all = await Materialize(translated, parameters, cancellationToken).ConfigureAwait(false);
@@ -85,7 +85,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     public async Task<TResult> ExecuteAsync<TResult>(Expression expression, CancellationToken cancellationToken)
     {
         var (translated, values) = Prepare(expression);
-        var parameters = translated.Bind(values);
+        var parameters = translated.Bind(values, _source.FieldPaths as IQueryValueConverter);
         if (QueryExecutor.IsCountOnly(translated))
         {
             var count = await _source.CountAsync(translated.Query, parameters, cancellationToken).ConfigureAwait(false);

@@ -12,6 +12,9 @@ public abstract class EntityTypeBuilder
     internal string? CollectionName { get; private protected set; }
 
     internal List<IndexDeclaration> Indexes { get; } = [];
+
+    /// <summary>An <c>IdConverter&lt;TId&gt;</c> for an id type BLite does not store natively, or null.</summary>
+    internal object? IdConverter { get; private protected set; }
 }
 
 /// <summary>Configures one document type: its collection name and its secondary indexes.</summary>
@@ -47,6 +50,21 @@ public sealed class EntityTypeBuilder<T> : EntityTypeBuilder
         }
 
         Indexes.Add(new IndexDeclaration(IndexKeyPaths.MemberPaths(keySelector), unique, name));
+        return this;
+    }
+
+    /// <summary>
+    /// Stores an id type BLite does not know (<c>OrderId</c>, <c>CustomerCode</c>) as a supported key:
+    /// <c>HasIdConverter((OrderId id) =&gt; id.Value, (Guid key) =&gt; new OrderId(key))</c>. The stored
+    /// <c>_id</c> is the key, indexed and ordered like it; an id whose key is the default of a
+    /// generated key type (Guid, ObjectId, int, long) is generated on insert and converted back.
+    /// Required for every collection whose document id has such a type.
+    /// </summary>
+    /// <typeparam name="TId">The document's id type.</typeparam>
+    /// <typeparam name="TKey">The stored key type: ObjectId, Guid, int, long or string.</typeparam>
+    public EntityTypeBuilder<T> HasIdConverter<TId, TKey>(Func<TId, TKey> toKey, Func<TKey, TId> fromKey)
+    {
+        IdConverter = new Bson.Mapping.IdConverter<TId, TKey>(toKey, fromKey);
         return this;
     }
 }

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Reflection;
+using BLite.Bson;
 using BLite.Bson.Mapping;
 using BLite.Linq;
 
@@ -13,20 +14,37 @@ namespace BLite.Query;
 /// <c>CustomerContact</c> lives at <c>Customer</c>). Only member names and the member's declared
 /// type are read from the expression tree.
 /// </summary>
-internal sealed class MapperFieldPathResolver<TId, T> : IFieldPathResolver
+internal sealed class MapperFieldPathResolver<TId, T> : IFieldPathResolver, IQueryValueConverter
     where T : class
 {
     private readonly Dictionary<string, MappedField> _byMemberPath = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<Type, string> _typePrefixes = new();
+    private readonly IdConverter<TId>? _idConverter;
 
-    public MapperFieldPathResolver(IDocumentMapper<TId, T> mapper)
+    public MapperFieldPathResolver(IDocumentMapper<TId, T> mapper, IdConverter<TId>? idConverter = null)
     {
+        _idConverter = idConverter;
         foreach (var field in mapper.Fields)
         {
             _byMemberPath[field.MemberPath] = field;
         }
 
         _typePrefixes[typeof(T)] = string.Empty;
+    }
+
+    /// <summary>A custom id type compares by its stored key, so its == and != translate.</summary>
+    public bool Converts(Type type) => _idConverter is not null && type == typeof(TId);
+
+    public bool TryToStored(object value, out BsonValue stored)
+    {
+        if (_idConverter is not null && value is TId id)
+        {
+            stored = _idConverter.ToKey(id);
+            return true;
+        }
+
+        stored = default;
+        return false;
     }
 
     public bool TryGetFieldName(Type declaringType, MemberInfo member, out string fieldName)

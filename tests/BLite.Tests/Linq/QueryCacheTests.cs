@@ -76,6 +76,27 @@ public class QueryCacheTests
     }
 
     [Fact]
+    public void Captured_arrays_bound_to_span_contains_reuse_one_plan_with_new_contents()
+    {
+        foreach (var wanted in new[] { new[] { "shipped" }, new[] { "pending", "cancelled" }, Array.Empty<string>() })
+        {
+            Assert.Equal(_orders.Count(o => wanted.Contains(o.Status)), _query.Count(o => wanted.Contains(o.Status)));
+        }
+
+        Assert.Equal(1, Provider.CacheMisses);
+        Assert.Equal(2, Provider.CacheHits);
+    }
+
+    [Fact]
+    public void Inline_arrays_of_different_lengths_share_one_plan()
+    {
+        Assert.Equal(_orders.Count(o => new[] { 1, 2 }.Contains(o.Quantity)), _query.Count(o => new[] { 1, 2 }.Contains(o.Quantity)));
+        Assert.Equal(_orders.Count(o => new[] { 3, 5, 7 }.Contains(o.Quantity)), _query.Count(o => new[] { 3, 5, 7 }.Contains(o.Quantity)));
+        Assert.Equal(1, Provider.CacheMisses);
+        Assert.Equal(1, Provider.CacheHits);
+    }
+
+    [Fact]
     public async Task Concurrent_executions_of_one_shape_keep_their_own_values()
     {
         var tasks = Enumerable.Range(0, 8).Select(minimum => Task.Run(() =>

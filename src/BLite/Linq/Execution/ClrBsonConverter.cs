@@ -11,6 +11,26 @@ namespace BLite.Linq.Execution;
 /// </summary>
 internal static class ClrBsonConverter
 {
+    /// <summary>Like <see cref="ToBsonValue(object?)"/>, first offering the value to the source's <paramref name="converter"/>.</summary>
+    public static BsonValue ToBsonValue(object? value, IQueryValueConverter? converter) =>
+        converter is not null && value is not null && converter.TryToStored(value, out var stored) ? stored : ToBsonValue(value);
+
+    public static BsonValue ToBsonArray(object? value, IQueryValueConverter? converter)
+    {
+        if (converter is null || value is not IEnumerable sequence || value is string)
+        {
+            return ToBsonArray(value);
+        }
+
+        var array = new BsonArray();
+        foreach (var item in sequence)
+        {
+            array.Add(ToBsonValue(item, converter));
+        }
+
+        return array;
+    }
+
     public static BsonValue ToBsonValue(object? value) => value switch
     {
         null => BsonValue.Null,

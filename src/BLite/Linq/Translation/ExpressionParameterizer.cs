@@ -45,6 +45,18 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
     }
 
     /// <summary>
+    /// The array a span conversion reads (C# 14 binds <c>new[] { a, b }.Contains(x)</c> to
+    /// <c>MemoryExtensions.Contains</c> through one). The span is only read, so an inline array
+    /// under it may be lifted like a captured one: its length then no longer splits the plan cache.
+    /// </summary>
+    internal static Expression? SpanConversionOperand(Expression node) => node switch
+    {
+        MethodCallExpression { Method.Name: "op_Implicit", Arguments: [var operand] } when node.Type.IsByRefLike => operand,
+        UnaryExpression { NodeType: ExpressionType.Convert, Operand: var operand } when node.Type.IsByRefLike => operand,
+        _ => null,
+    };
+
+    /// <summary>
     /// Marks the maximal sub-trees free of lambda parameters. A node is evaluatable when all its
     /// children are and it is not one of the shape-deciding constants; a parent that is evaluatable
     /// replaces the marks of its children, so only the outermost node of a run is lifted.
@@ -52,6 +64,7 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
     private sealed class EvaluatableFinder : ExpressionVisitor
     {
         private readonly HashSet<Expression> _candidates = new(ReferenceEqualityComparer.Instance);
+        private readonly HashSet<Expression> _spanSources = new(ReferenceEqualityComparer.Instance);
         private bool _blocked;
 
         public static HashSet<Expression> Find(Expression expression)
@@ -68,12 +81,17 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
                 return null;
             }
 
+            if (SpanConversionOperand(node) is { } source)
+            {
+                _spanSources.Add(source);
+            }
+
             var outerBlocked = _blocked;
             _blocked = false;
             base.Visit(node);
             if (!_blocked)
             {
-                if (CanLift(node))
+                if (CanLift(node) || (node.NodeType == ExpressionType.NewArrayInit && _spanSources.Contains(node)))
                 {
                     RemoveChildren(node);
                     _candidates.Add(node);

@@ -120,10 +120,7 @@ internal sealed partial class QueryTranslator
         throw Unsupported(call, "Contains needs a list of values and a document field (or a document array and a value)");
     }
 
-    private static Expression UnwrapSpan(Expression node) =>
-        node is MethodCallExpression { Method.Name: "op_Implicit", Arguments.Count: 1 } conversion && node.Type.IsByRefLike
-            ? conversion.Arguments[0]
-            : node;
+    private static Expression UnwrapSpan(Expression node) => ExpressionParameterizer.SpanConversionOperand(node) ?? node;
 
     private QueryFilter ElementPredicate(MethodCallExpression call, ParameterExpression root)
     {

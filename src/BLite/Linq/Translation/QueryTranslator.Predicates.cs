@@ -90,7 +90,8 @@ internal sealed partial class QueryTranslator
             && method.DeclaringType != typeof(DateTime) && method.DeclaringType != typeof(DateTimeOffset)
             && method.DeclaringType != typeof(TimeSpan) && method.DeclaringType != typeof(DateOnly)
             && method.DeclaringType != typeof(TimeOnly) && method.DeclaringType != typeof(Guid)
-            && method.DeclaringType != typeof(ObjectId))
+            && method.DeclaringType != typeof(ObjectId)
+            && !(_resolver is IQueryValueConverter converter && converter.Converts(method.DeclaringType!) && op is ComparisonOperator.Eq or ComparisonOperator.Ne))
         {
             throw Unsupported(comparison, $"the user-defined operator {method.DeclaringType?.Name}.{method.Name} has no stored equivalent");
         }

@@ -79,15 +79,15 @@ internal sealed class TranslatedQuery
     public int TakeSlot => ParameterUses.Length + 1;
 
     /// <summary>The slot values for one execution; unused lifted values stay null.</summary>
-    public BsonValue[] Bind(object?[] values)
+    public BsonValue[] Bind(object?[] values, IQueryValueConverter? converter = null)
     {
         var slots = new BsonValue[ParameterUses.Length + 2];
         for (var i = 0; i < ParameterUses.Length; i++)
         {
             slots[i] = ParameterUses[i] switch
             {
-                ParameterUse.Scalar => ClrBsonConverter.ToBsonValue(values[i]),
-                ParameterUse.List => ClrBsonConverter.ToBsonArray(values[i]),
+                ParameterUse.Scalar => ClrBsonConverter.ToBsonValue(values[i], converter),
+                ParameterUse.List => ClrBsonConverter.ToBsonArray(values[i], converter),
                 _ => BsonValue.Null,
             };
         }
