@@ -266,14 +266,25 @@ public sealed partial class StorageEngine : IDisposable
         }
     }
 
-    /// <summary>Snapshots still in use, ascending: every reader's, plus the published one new readers will get. Call under _sync.</summary>
+    /// <summary>
+    /// Snapshots still in use, ascending: every reader's, the published one new readers get, and
+    /// (Full mode) every commit written but not yet flushed. Those last are future snapshots: a
+    /// flush may publish them one at a time, so pruning a version only they see would let a new
+    /// reader fall back to an older image of that page beside the newer images of the others
+    /// — half a commit. Call under _sync.
+    /// </summary>
     private long[] LiveSnapshots()
     {
-        var snapshots = new long[_readers.Count + 1];
+        var snapshots = new long[_readers.Count + 1 + _unpublished.Count];
         var i = 0;
         foreach (var snapshot in _readers.Keys)
         {
             snapshots[i++] = snapshot;
+        }
+
+        foreach (var commit in _unpublished)
+        {
+            snapshots[i++] = commit.Seq;
         }
 
         snapshots[i] = _publishedSeq;
