@@ -10,46 +10,29 @@ public sealed partial class WriteTransaction
     /// readers, atomically. On failure the transaction is over and the exception says why; a
     /// commit whose WAL write succeeded but whose flush failed may or may not survive a reopen.
     /// </summary>
-    public void Commit()
-    {
-        var lsn = AppendToLog(out var checkpointDue);
-        try
-        {
-            if (lsn > 0 && _engine.RunsFullDurability)
-            {
-                _engine.WaitDurable(lsn);
-            }
-
-            if (checkpointDue)
-            {
-                _engine.CheckpointAfterCommit();
-            }
-
-            _state = TransactionState.Committed;
-        }
-        catch
-        {
-            _state = TransactionState.Failed;
-            throw;
-        }
-        finally
-        {
-            if (checkpointDue)
-            {
-                _engine.ReleaseWriter();
-            }
-        }
-    }
+    public void Commit() => CommitCore(synchronous: true, CancellationToken.None).GetAwaiter().GetResult();
 
     /// <summary>As <see cref="Commit"/>, waiting for the shared flush asynchronously.</summary>
-    public async ValueTask CommitAsync(CancellationToken cancellationToken = default)
+    public ValueTask CommitAsync(CancellationToken cancellationToken = default) =>
+        CommitCore(synchronous: false, cancellationToken);
+
+    // One body for both forms: with synchronous set nothing is awaited, so the ValueTask has
+    // already completed when Commit reads its result.
+    private async ValueTask CommitCore(bool synchronous, CancellationToken cancellationToken)
     {
         var lsn = AppendToLog(out var checkpointDue);
         try
         {
             if (lsn > 0 && _engine.RunsFullDurability)
             {
-                await _engine.WaitDurableAsync(lsn, cancellationToken).ConfigureAwait(false);
+                if (synchronous)
+                {
+                    _engine.WaitDurable(lsn);
+                }
+                else
+                {
+                    await _engine.WaitDurableAsync(lsn, cancellationToken).ConfigureAwait(false);
+                }
             }
 
             if (checkpointDue)
