@@ -48,7 +48,7 @@ public readonly partial struct BsonValue : IEquatable<BsonValue>, IComparable<Bs
 
     public int CompareTo(BsonValue other)
     {
-        var rank = TypeRank(Type).CompareTo(TypeRank(other.Type));
+        var rank = TypeClassOf(Type).CompareTo(TypeClassOf(other.Type));
         if (rank != 0)
         {
             return rank;
@@ -90,7 +90,11 @@ public readonly partial struct BsonValue : IEquatable<BsonValue>, IComparable<Bs
         }
     }
 
-    private static int TypeRank(BsonType type) => type switch
+    /// <summary>
+    /// The comparison class of a BSON type (numbers of every width share one, as do both kinds of
+    /// instant); its number is also the type's rank in the cross-type sort order.
+    /// </summary>
+    public static int TypeClassOf(BsonType type) => type switch
     {
         BsonType.Null => 0,
         BsonType.Int32 or BsonType.Int64 or BsonType.UInt64 or BsonType.Double or BsonType.Decimal128 => 1,

@@ -19,19 +19,5 @@ public sealed class BsonValueComparer : IComparer<BsonValue>
     public static bool SameTypeClass(BsonValue x, BsonValue y) => TypeClass(x.Type) == TypeClass(y.Type);
 
     /// <summary>The comparison class of a BSON type; its number is also its cross-type sort rank.</summary>
-    public static int TypeClass(BsonType type) => type switch
-    {
-        BsonType.Null => 0,
-        BsonType.Int32 or BsonType.Int64 or BsonType.UInt64 or BsonType.Double or BsonType.Decimal128 => 1,
-        BsonType.String => 2,
-        BsonType.Document => 3,
-        BsonType.Array => 4,
-        BsonType.Binary => 5,
-        BsonType.ObjectId => 6,
-        BsonType.Boolean => 7,
-        BsonType.DateTime or BsonType.DateTimeOffset => 8,
-        BsonType.TimeSpan => 9,
-        BsonType.DateOnly => 10,
-        _ => 11,
-    };
+    public static int TypeClass(BsonType type) => BsonValue.TypeClassOf(type);
 }
