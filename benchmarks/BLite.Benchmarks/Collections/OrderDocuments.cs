@@ -8,7 +8,7 @@ internal static class OrderDocuments
 {
     public static BsonDocument From(CustomerOrder order) => new()
     {
-        ["_id"] = ObjectId.Parse(order.Id),
+        ["_id"] = order.Id,
         ["orderNumber"] = order.OrderNumber,
         ["placedAt"] = order.PlacedAt,
         ["status"] = order.Status,

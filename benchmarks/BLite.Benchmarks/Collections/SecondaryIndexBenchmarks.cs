@@ -38,7 +38,7 @@ public class SecondaryIndexBenchmarks
             .Select(_ => KeyRange.Prefix(IndexKeys.Encode(database.Fields, orders[random.Next(Orders)].Customer.Email)))
             .ToArray();
         _shipped = KeyRange.Prefix(IndexKeys.Encode(database.Fields, "shipped"));
-        var sortedIds = orders.Select(o => Bson.ObjectId.Parse(o.Id)).Order().ToArray();
+        var sortedIds = orders.Select(o => o.Id).Order().ToArray();
         _idRange = KeyRange.Between(IndexKeys.EncodeId(sortedIds[100]), true, IndexKeys.EncodeId(sortedIds[899]), true);
         database.Checkpoint();
     }

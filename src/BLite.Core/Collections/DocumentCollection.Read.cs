@@ -63,7 +63,7 @@ public sealed partial class DocumentCollection
         }
 
         var entries = TreeCursor.Open(BTree.Open(index!.RootPageId), pages, ToEntryRange(fieldKeyRange), descending);
-        return DocumentCursor.OverIndex(entries, Primary(collection), pages);
+        return DocumentCursor.OverIndex(entries, Primary(collection), pages, _database.Catalog.FilePath);
     }
 
     /// <summary>Like <see cref="ScanIndex"/>, yielding only primary keys: no document is read.</summary>

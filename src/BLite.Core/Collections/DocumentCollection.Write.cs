@@ -21,14 +21,52 @@ public sealed partial class DocumentCollection
         DocumentValidator.Validate(document);
         var primaryKey = ReadPrimaryKey(document);
         var collection = Resolve(pages);
+        if (collection is not null && Primary(collection).TryGet(pages, primaryKey, out _))
+        {
+            throw new BLiteUniqueConstraintException(Name, BLiteUniqueConstraintException.PrimaryIndexName, IndexKeyText.Describe(primaryKey));
+        }
+
+        InsertNew(pages, document, primaryKey, collection);
+    }
+
+    /// <summary>Replaces the document with the same <c>_id</c>; false (and nothing changed) when there is none.</summary>
+    public bool Update(IPageWriter pages, ReadOnlySpan<byte> document)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        DocumentValidator.Validate(document);
+        var primaryKey = ReadPrimaryKey(document);
+        var collection = Resolve(pages);
+        if (collection is null || !Primary(collection).TryGet(pages, primaryKey, out var old))
+        {
+            return false;
+        }
+
+        ReplaceExisting(pages, document, primaryKey, collection, old.Span);
+        return true;
+    }
+
+    /// <summary>Inserts or replaces by <c>_id</c> with one validation and one lookup. True when the document was new.</summary>
+    public bool Upsert(IPageWriter pages, ReadOnlySpan<byte> document)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        DocumentValidator.Validate(document);
+        var primaryKey = ReadPrimaryKey(document);
+        var collection = Resolve(pages);
+        if (collection is not null && Primary(collection).TryGet(pages, primaryKey, out var old))
+        {
+            ReplaceExisting(pages, document, primaryKey, collection, old.Span);
+            return false;
+        }
+
+        InsertNew(pages, document, primaryKey, collection);
+        return true;
+    }
+
+    private void InsertNew(IPageWriter pages, ReadOnlySpan<byte> document, byte[] primaryKey, CollectionInfo? collection)
+    {
         List<byte[]>[]? entries = null;
         if (collection is not null)
         {
-            if (Primary(collection).TryGet(pages, primaryKey, out _))
-            {
-                throw new BLiteUniqueConstraintException(Name, BLiteUniqueConstraintException.PrimaryIndexName, IndexKeyText.Describe(primaryKey));
-            }
-
             entries = BuildAllKeys(document, collection, primaryKey);
             CheckUnique(pages, collection, entries, primaryKey);
         }
@@ -53,25 +91,15 @@ public sealed partial class DocumentCollection
         RaiseSequenceToId(document, stats);
     }
 
-    /// <summary>Replaces the document with the same <c>_id</c>; false (and nothing changed) when there is none.</summary>
-    public bool Update(IPageWriter pages, ReadOnlySpan<byte> document)
+    /// <summary>Only keys that differ between the old and new document are touched.</summary>
+    private void ReplaceExisting(IPageWriter pages, ReadOnlySpan<byte> document, byte[] primaryKey, CollectionInfo collection, ReadOnlySpan<byte> old)
     {
-        ArgumentNullException.ThrowIfNull(pages);
-        DocumentValidator.Validate(document);
-        var primaryKey = ReadPrimaryKey(document);
-        var collection = Resolve(pages);
-        if (collection is null || !Primary(collection).TryGet(pages, primaryKey, out var old))
-        {
-            return false;
-        }
-
-        // Only keys that differ between the old and new document are touched.
         var removed = new List<byte[]>[collection.Indexes.Count];
         var added = new List<byte[]>[collection.Indexes.Count];
         for (var i = 0; i < collection.Indexes.Count; i++)
         {
             var index = collection.Indexes[i];
-            var oldKeys = BuildKeys(old.Span, index, primaryKey);
+            var oldKeys = BuildKeys(old, index, primaryKey);
             var newKeys = BuildKeys(document, index, primaryKey);
             (removed[i], added[i]) = SortedKeyDiff.Compute(oldKeys, newKeys);
         }
@@ -84,20 +112,6 @@ public sealed partial class DocumentCollection
             DeleteEntries(pages, collection.Indexes[i], removed[i], primaryKey);
             InsertEntries(pages, collection.Indexes[i], added[i], primaryKey);
         }
-
-        return true;
-    }
-
-    /// <summary>Inserts or replaces by <c>_id</c>. True when the document was new.</summary>
-    public bool Upsert(IPageWriter pages, ReadOnlySpan<byte> document)
-    {
-        if (Update(pages, document))
-        {
-            return false;
-        }
-
-        Insert(pages, document);
-        return true;
     }
 
     /// <summary>Removes the document with this encoded primary key; false when there is none.</summary>

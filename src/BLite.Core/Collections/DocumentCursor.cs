@@ -14,17 +14,19 @@ public sealed class DocumentCursor
     private readonly TreeCursor? _entries;
     private readonly BTree? _primary;
     private readonly IPageReader? _pages;
+    private readonly string _filePath;
     private ReadOnlyMemory<byte> _document;
     private byte[] _primaryKey = [];
 
-    private DocumentCursor(TreeCursor? entries, BTree? primary, IPageReader? pages)
+    private DocumentCursor(TreeCursor? entries, BTree? primary, IPageReader? pages, string filePath)
     {
         _entries = entries;
         _primary = primary;
         _pages = pages;
+        _filePath = filePath;
     }
 
-    internal static DocumentCursor Empty => new(null, null, null);
+    internal static DocumentCursor Empty => new(null, null, null, "");
 
     /// <summary>The current document's encoded primary key.</summary>
     public ReadOnlySpan<byte> PrimaryKey => _primaryKey;
@@ -41,9 +43,9 @@ public sealed class DocumentCursor
     /// <summary>The current document's C-BSON bytes.</summary>
     public ReadOnlyMemory<byte> Document => _document;
 
-    internal static DocumentCursor OverPrimary(TreeCursor cursor) => new(cursor, null, null);
+    internal static DocumentCursor OverPrimary(TreeCursor cursor) => new(cursor, null, null, "");
 
-    internal static DocumentCursor OverIndex(TreeCursor entries, BTree primary, IPageReader pages) => new(entries, primary, pages);
+    internal static DocumentCursor OverIndex(TreeCursor entries, BTree primary, IPageReader pages, string filePath) => new(entries, primary, pages, filePath);
 
     public bool MoveNext()
     {
@@ -64,7 +66,7 @@ public sealed class DocumentCursor
         _primaryKey = primaryKey.ToArray();
         if (!_primary.TryGet(_pages!, primaryKey, out _document))
         {
-            throw new BLiteCorruptionException("", null, $"a secondary index entry points to primary key {IndexKeyText.Describe(primaryKey)}, which has no document.");
+            throw new BLiteCorruptionException(_filePath, null, $"a secondary index entry points to primary key {IndexKeyText.Describe(primaryKey)}, which has no document.");
         }
 
         return true;

@@ -198,7 +198,15 @@ public sealed partial class DocumentDatabase : IDisposable
 
         using var snapshot = storage.BeginRead();
         pagePayloadSize = snapshot.PagePayloadSize;
-        fields = BsonFieldDictionary.FromNames(CatalogStore.LoadFieldNames(snapshot, storage.Path));
+        try
+        {
+            fields = BsonFieldDictionary.FromNames(CatalogStore.LoadFieldNames(snapshot, storage.Path));
+        }
+        catch (ArgumentException ex)
+        {
+            throw new BLiteCorruptionException(storage.Path, PageIds.Catalog, $"the persisted field names are inconsistent: {ex.Message}");
+        }
+
         var catalog = new CatalogStore(storage.Path, fields);
         catalog.Load(snapshot);
         return catalog;

@@ -94,8 +94,12 @@ public sealed partial class StorageEngine
         }
     }
 
+    // Windows reports ERROR_SHARING_VIOLATION / ERROR_LOCK_VIOLATION (32, 33); on Unix .NET puts the
+    // raw errno of the refused flock in HResult: EWOULDBLOCK is 11 on Linux and 35 on macOS.
     private static bool IsSharingViolation(IOException exception) =>
-        (exception.HResult & 0xFFFF) is 32 or 33 || exception.HResult == 11;
+        OperatingSystem.IsWindows()
+            ? (exception.HResult & 0xFFFF) is 32 or 33
+            : exception.HResult == (OperatingSystem.IsLinux() ? 11 : 35);
 
     private static StorageEngine OpenCore(string path, IStorageDevice file, IStorageDevice walDevice, StorageOptions options)
     {

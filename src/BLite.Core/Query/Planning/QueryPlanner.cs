@@ -67,7 +67,7 @@ public static partial class QueryPlanner
                 continue;
             }
 
-            if (TryBuildRange(conditions, field, index.MultiKey, consumed) is { } range)
+            if (TryBuildRange(conditions, field, index.MultiKey) is { } range)
             {
                 bounds.Add(range);
             }
@@ -139,7 +139,7 @@ public static partial class QueryPlanner
     /// On a multikey index only one side is used: each side may be satisfied by a different
     /// element of the same array, so intersecting them would lose matches.
     /// </summary>
-    private static IndexFieldBound? TryBuildRange(List<Condition> conditions, FieldPath field, bool multiKey, HashSet<QueryFilter> consumed)
+    private static IndexFieldBound? TryBuildRange(List<Condition> conditions, FieldPath field, bool multiKey)
     {
         var lower = Tightest(conditions, field, ConditionKind.Lower);
         var upper = Tightest(conditions, field, ConditionKind.Upper);
@@ -153,16 +153,8 @@ public static partial class QueryPlanner
             return null;
         }
 
-        if (lower is not null)
-        {
-            Consume(lower, consumed);
-        }
-
-        if (upper is not null)
-        {
-            Consume(upper, consumed);
-        }
-
+        // Range predicates stay in the residual: encoding a numeric bound into another key class
+        // (a double bound over decimal keys) may widen the scan, and the residual check is cheap.
         return new IndexFieldBound(field, IndexBoundKind.Range, [])
         {
             Lower = lower?.Operand,
