@@ -32,6 +32,7 @@ internal sealed partial class ManualRunner : IDisposable
     private readonly TextWriter _log;
     private readonly string _workDirectory;
     private readonly List<ManualResult> _results = [];
+    private readonly EngineAgreement _agreement = new();
     private readonly CustomerOrder[] _singleInserts;
     private readonly CustomerOrder[][] _batches;
     private readonly Dictionary<int, CustomerOrder[]> _largeOrders = [];
@@ -105,6 +106,7 @@ internal sealed partial class ManualRunner : IDisposable
     {
         using (var store = CreatePopulated(factory, StoreDurability.OsBuffered, indexStatus: false))
         {
+            _agreement.Check("loaded store", store, _data);
             RunFindById(store);
             RunConcurrentReaders(store);
             RunScan(store, "scan-status");
@@ -117,6 +119,8 @@ internal sealed partial class ManualRunner : IDisposable
 
         using (var store = CreatePopulated(factory, StoreDurability.OsBuffered, indexStatus: true))
         {
+            // The indexed store must answer exactly as the unindexed one did.
+            _agreement.Check("loaded store", store, _data);
             RunScan(store, "scan-status-indexed");
         }
 
@@ -131,6 +135,7 @@ internal sealed partial class ManualRunner : IDisposable
 
         using (var store = CreatePopulated(factory, StoreDurability.InMemory, indexStatus: false))
         {
+            _agreement.Check("loaded store", store, _data);
             RunFindById(store);
             RunUpdate(store);
             RunDelete(store);
