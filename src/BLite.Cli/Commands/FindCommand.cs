@@ -10,8 +10,8 @@ namespace BLite.Cli.Commands;
 
 /// <summary>
 /// Prints the documents of a collection that match a MongoDB-style JSON filter, one Extended JSON
-/// document per line. The filter is evaluated on the stored bytes, so non-matching documents are
-/// never decoded.
+/// document per line. The query is planned over the collection's indexes and the filter is
+/// evaluated on the stored bytes, so non-matching documents are never decoded.
 /// </summary>
 internal sealed class FindCommand : Command
 {
@@ -32,17 +32,21 @@ internal sealed class FindCommand : Command
         new OptionSpec("skip", "n", "Skip the first n matching documents."),
         new OptionSpec("sort", "fields", "Sort by field paths, comma-separated; '-field' sorts descending (e.g. --sort -total,customer.name)."),
         new OptionSpec("canonical", null, "Print canonical Extended JSON (keeps every type exactly) instead of relaxed."),
+        new OptionSpec("explain", null, "Print the query plan (index, bounds, residual filter, sort) instead of the documents."),
     ];
 
     public override string Details =>
         """
         Filter operators: $eq $ne $gt $gte $lt $lte $in $nin $exists $not $elemMatch $startsWith
         $endsWith $contains, combined with $and $or $nor; values are Extended JSON ({"$oid": ...},
-        {"$date": ...}, {"$numberDecimal": ...}). Without --sort, documents come in _id order.
+        {"$date": ...}, {"$numberDecimal": ...}). The query is planned over the collection's indexes
+        (--explain shows how); without --sort, documents come in the order of the index used (_id
+        order for a full scan).
 
         Examples:
           blite find shop.blite orders '{"status":"shipped"}' --limit 10
           blite find shop.blite orders '{"total":{"$gte":100}}' --sort -total
+          blite find shop.blite orders '{"status":"shipped"}' --explain
         """;
 
     public override int Execute(ParsedArguments arguments, CommandContext context)
@@ -57,10 +61,18 @@ internal sealed class FindCommand : Command
         using var database = DatabaseFiles.OpenExisting(arguments.Positional(0)!);
         DatabaseFiles.EnsureCollectionExists(database, collectionName);
         using var read = database.BeginRead();
-        var evaluator = FilterEvaluator.Create(filter, database.Fields);
-        var documents = Documents(database.GetDocumentCollection(collectionName).Scan(read), keepCopies: sort.Count > 0);
+        var collection = database.GetDocumentCollection(collectionName);
+        var query = new DocumentQuery(filter, sort,
+            skip == 0 ? null : FilterOperand.FromConstant(skip),
+            limit == long.MaxValue ? null : FilterOperand.FromConstant(limit));
+        if (arguments.Flag("explain"))
+        {
+            context.Output.WriteLine(PlanExecutor.Explain(collection, read, query));
+            return ExitCodes.Ok;
+        }
+
         using var output = JsonLinesWriter.ToStandardOutput(context);
-        foreach (var document in DocumentPipeline.Run(documents, evaluator, sort, database.Fields, skip, limit))
+        foreach (var document in PlanExecutor.Execute(collection, read, query))
         {
             output.Write(BsonDocument.FromBytes(document.Span, database.Fields), mode);
         }
@@ -109,17 +121,5 @@ internal sealed class FindCommand : Command
         }
 
         return keys;
-    }
-
-    /// <summary>
-    /// The cursor's bytes are valid until its next move; sorting holds documents longer, so it
-    /// gets copies, while streaming (no sort) reads each one in place.
-    /// </summary>
-    private static IEnumerable<ReadOnlyMemory<byte>> Documents(DocumentCursor cursor, bool keepCopies)
-    {
-        while (cursor.MoveNext())
-        {
-            yield return keepCopies ? cursor.Document.ToArray() : cursor.Document;
-        }
     }
 }

@@ -4,7 +4,7 @@ using BLite.Core.Storage;
 
 namespace BLite.Core.Collections;
 
-// Filtered reads and deletes, planned over the collection's indexes (QueryExecutor). A filter is
+// Filtered reads and deletes, planned over the collection's indexes (PlanExecutor). A filter is
 // a QueryFilter or a MongoDB-style JSON string (docs/query.md); null or "{}" matches everything.
 public sealed partial class BsonCollection
 {
@@ -16,7 +16,7 @@ public sealed partial class BsonCollection
     public IEnumerable<BsonDocument> Find(IPageReader pages, QueryFilter? filter, IReadOnlyList<SortKey>? sort = null, long skip = 0, long? take = null)
     {
         var query = BuildQuery(filter, sort, skip, take);
-        foreach (var bytes in QueryExecutor.Execute(Documents, pages, query))
+        foreach (var bytes in PlanExecutor.Execute(Documents, pages, query))
         {
             yield return BsonDocument.FromBytes(bytes.Span, Fields);
         }
@@ -26,7 +26,7 @@ public sealed partial class BsonCollection
         Find(pages, ParseFilter(jsonFilter), sort, skip, take);
 
     /// <summary>The number of matching documents; nothing is deserialized.</summary>
-    public long Count(IPageReader pages, QueryFilter? filter) => QueryExecutor.Count(Documents, pages, BuildQuery(filter, null, 0, null));
+    public long Count(IPageReader pages, QueryFilter? filter) => PlanExecutor.Count(Documents, pages, BuildQuery(filter, null, 0, null));
 
     public long Count(IPageReader pages, string jsonFilter) => Count(pages, ParseFilter(jsonFilter));
 
@@ -35,7 +35,7 @@ public sealed partial class BsonCollection
     {
         // Collect first: deleting while a cursor walks the same trees would move it.
         var primaryKeys = new List<byte[]>();
-        foreach (var bytes in QueryExecutor.Execute(Documents, pages, BuildQuery(filter, null, 0, null)))
+        foreach (var bytes in PlanExecutor.Execute(Documents, pages, BuildQuery(filter, null, 0, null)))
         {
             primaryKeys.Add(Documents.GetPrimaryKey(bytes.Span));
         }
@@ -52,7 +52,7 @@ public sealed partial class BsonCollection
 
     /// <summary>How <see cref="Find(IPageReader, QueryFilter?, IReadOnlyList{SortKey}?, long, long?)"/> would run, as plan text.</summary>
     public string Explain(IPageReader pages, QueryFilter? filter, IReadOnlyList<SortKey>? sort = null, long skip = 0, long? take = null) =>
-        QueryExecutor.Explain(Documents, pages, BuildQuery(filter, sort, skip, take));
+        PlanExecutor.Explain(Documents, pages, BuildQuery(filter, sort, skip, take));
 
     public IEnumerable<BsonDocument> Find(QueryFilter? filter, IReadOnlyList<SortKey>? sort = null, long skip = 0, long? take = null)
     {

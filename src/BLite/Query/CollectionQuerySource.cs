@@ -7,7 +7,7 @@ namespace BLite.Query;
 
 /// <summary>
 /// The one place the API layer runs an engine-level <see cref="DocumentQuery"/> against a
-/// collection, through the plan executor (<see cref="QueryExecutor"/>): index selection, key
+/// collection, through the plan executor (<see cref="PlanExecutor"/>): index selection, key
 /// scans, filter re-check on raw C-BSON, sort and paging. Typed collections pass
 /// <paramref name="singleValuedPaths"/> from their mapper so indexes over paths that never cross
 /// an array are planned as single-valued (two-sided ranges, no de-duplication).
@@ -20,18 +20,18 @@ internal static class CollectionQuerySource
     /// </summary>
     public static IEnumerable<ReadOnlyMemory<byte>> Execute(DocumentCollection collection, IPageReader pages, DocumentQuery query,
         IReadOnlyList<BsonValue> parameters, Func<string, bool>? singleValuedPaths = null) =>
-        QueryExecutor.Execute(collection, pages, query, parameters, Plan(collection, pages, query, singleValuedPaths));
+        PlanExecutor.Execute(collection, pages, query, parameters, Plan(collection, pages, query, singleValuedPaths));
 
     public static long Count(DocumentCollection collection, IPageReader pages, DocumentQuery query,
         IReadOnlyList<BsonValue> parameters, Func<string, bool>? singleValuedPaths = null) =>
-        QueryExecutor.Count(collection, pages, query, parameters, Plan(collection, pages, query, singleValuedPaths));
+        PlanExecutor.Count(collection, pages, query, parameters, Plan(collection, pages, query, singleValuedPaths));
 
     public static string Explain(DocumentCollection collection, IPageReader pages, DocumentQuery query, Func<string, bool>? singleValuedPaths = null) =>
         Plan(collection, pages, query, singleValuedPaths).Explain();
 
     private static QueryPlan Plan(DocumentCollection collection, IPageReader pages, DocumentQuery query, Func<string, bool>? singleValuedPaths)
     {
-        var indexes = QueryExecutor.DescribeIndexes(collection, pages);
+        var indexes = PlanExecutor.DescribeIndexes(collection, pages);
         if (singleValuedPaths is null)
         {
             return QueryPlanner.Plan(query, indexes);

@@ -73,29 +73,15 @@ public sealed partial class BsonDocumentCollection
     public int DeleteMany(string jsonFilter)
     {
         var query = Parse(jsonFilter);
-        return _context.Write((Collection, query), static (pages, s) =>
-        {
-            var keys = new List<byte[]>();
-            foreach (var document in CollectionQuerySource.Execute(s.Collection.Documents, pages, s.query, []))
-            {
-                keys.Add(s.Collection.Documents.GetPrimaryKey(document.Span));
-            }
-
-            var deleted = 0;
-            foreach (var key in keys)
-            {
-                deleted += s.Collection.Documents.Delete(pages, key) ? 1 : 0;
-            }
-
-            return deleted;
-        });
+        return _context.Write((Collection, query), static (pages, s) => DeleteMatching(pages, s.Collection, s.query));
     }
 
     public BsonDocument? FindById(BsonValue id) => _context.Read((Collection, id), static (pages, s) => s.Collection.FindById(pages, s.id));
 
     /// <summary>
-    /// Documents matching a MongoDB-style JSON filter, in <c>_id</c> order. Outside a transaction
-    /// they stream from one snapshot; inside one they are read up front.
+    /// Documents matching a MongoDB-style JSON filter, in the order of the scanned index (<c>_id</c>
+    /// order for a full scan). Outside a transaction they stream from one snapshot; inside one
+    /// they are read up front.
     /// </summary>
     public IEnumerable<BsonDocument> Find(string jsonFilter) => Run(Parse(jsonFilter));
 
@@ -163,6 +149,24 @@ public sealed partial class BsonDocumentCollection
         }
 
         return Stream(query);
+    }
+
+    private static int DeleteMatching(IPageWriter pages, BsonCollection collection, DocumentQuery query)
+    {
+        // Keys are collected first: deleting while the scan's cursor walks the same trees would invalidate it.
+        var keys = new List<byte[]>();
+        foreach (var document in CollectionQuerySource.Execute(collection.Documents, pages, query, []))
+        {
+            keys.Add(collection.Documents.GetPrimaryKey(document.Span));
+        }
+
+        var deleted = 0;
+        foreach (var key in keys)
+        {
+            deleted += collection.Documents.Delete(pages, key) ? 1 : 0;
+        }
+
+        return deleted;
     }
 
     private List<BsonDocument> Materialize(IPageReader pages, DocumentQuery query)

@@ -128,4 +128,34 @@ public class FindCommandTests
 
     private static List<int> Ids(CliResult result) =>
         result.StdoutLines.Select(line => BsonDocument.Parse(line)["_id"].AsInt32).ToList();
+
+    [Fact]
+    public void Find_explain_prints_the_plan_using_the_status_index()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File("shop.blite");
+        TestDatabases.CreateShop(path, orders: 10);
+
+        var result = BliteProcess.Run("find", path, "orders", """{"status":"shipped","total":{"$gt":3}}""", "--explain");
+
+        CliAssert.Succeeded(result);
+        Assert.StartsWith("IXSCAN by_status (status)", result.StdoutLines[0]);
+        Assert.Contains(result.StdoutLines, line => line.Contains("bounds: status = \"shipped\"", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void Find_sorted_by_an_indexed_field_with_a_limit_returns_the_first_documents_in_that_order()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File("shop.blite");
+        TestDatabases.CreateShop(path, orders: 30);
+
+        var result = BliteProcess.Run("find", path, "orders", "--sort", "-customer.email", "--limit", "4");
+
+        CliAssert.Succeeded(result);
+        var expected = Enumerable.Range(1, 30).Select(TestDatabases.Order)
+            .OrderByDescending(order => order["customer"].AsDocument["email"].AsString, StringComparer.Ordinal)
+            .Take(4).Select(order => order["_id"].AsInt32).ToList();
+        Assert.Equal(expected, Ids(result));
+    }
 }

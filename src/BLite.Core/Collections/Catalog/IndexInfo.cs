@@ -1,4 +1,4 @@
-using BLite.Core.Collections.Indexes;
+using BLite.Core.Query;
 
 namespace BLite.Core.Collections.Catalog;
 
@@ -9,10 +9,10 @@ internal sealed class IndexInfo
     {
         Definition = definition;
         RootPageId = rootPageId;
-        var paths = new CompiledFieldPath[definition.FieldPaths.Count];
+        var paths = new CompiledPath[definition.FieldPaths.Count];
         for (var i = 0; i < paths.Length; i++)
         {
-            paths[i] = new CompiledFieldPath(definition.FieldPaths[i]);
+            paths[i] = new CompiledPath(FieldPath.ParseIndexPath(definition.FieldPaths[i]));
         }
 
         Paths = paths;
@@ -22,5 +22,5 @@ internal sealed class IndexInfo
 
     public uint RootPageId { get; }
 
-    public IReadOnlyList<CompiledFieldPath> Paths { get; }
+    public IReadOnlyList<CompiledPath> Paths { get; }
 }

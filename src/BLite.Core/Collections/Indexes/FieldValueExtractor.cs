@@ -1,4 +1,5 @@
 using BLite.Bson;
+using BLite.Core.Query;
 
 namespace BLite.Core.Collections.Indexes;
 
@@ -14,7 +15,7 @@ internal static class FieldValueExtractor
     /// Appends every value at <paramref name="path"/>; appends exactly one null when the path
     /// yields nothing (missing field, empty array), so every document has at least one entry.
     /// </summary>
-    public static void Collect(ReadOnlySpan<byte> document, CompiledFieldPath path, BsonFieldDictionary fields, List<FieldValueRef> output)
+    public static void Collect(ReadOnlySpan<byte> document, CompiledPath path, BsonFieldDictionary fields, List<FieldValueRef> output)
     {
         var before = output.Count;
         if (path.TryResolve(fields, out var ids))

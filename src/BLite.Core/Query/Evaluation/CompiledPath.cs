@@ -10,26 +10,51 @@ namespace BLite.Core.Query;
 /// </summary>
 internal sealed class CompiledPath
 {
-    private readonly ushort[]? _ids;
+    private ushort[]? _ids;
 
-    public CompiledPath(FieldPath path, BsonFieldDictionary dictionary)
+    /// <summary>
+    /// A path whose ids are looked up on demand (<see cref="TryResolve"/>): an index definition
+    /// outlives many inserts, and a name unused today may get an id tomorrow. Once every name
+    /// has an id it keeps it for the life of the database, so resolved ids are cached.
+    /// </summary>
+    public CompiledPath(FieldPath path)
     {
         Path = path;
-        var ids = new ushort[path.Length];
-        for (var i = 0; i < ids.Length; i++)
-        {
-            if (!dictionary.TryGetId(path.Segments[i], out ids[i]))
-            {
-                // A name never stored cannot be in any document written so far.
-                _ids = null;
-                return;
-            }
-        }
+    }
 
-        _ids = ids;
+    /// <summary>A path resolved once, for one query: a name never stored cannot be in any document written so far.</summary>
+    public CompiledPath(FieldPath path, BsonFieldDictionary dictionary)
+        : this(path)
+    {
+        TryResolve(dictionary, out _);
     }
 
     public FieldPath Path { get; }
+
+    public int Depth => Path.Length;
+
+    /// <summary>False while some segment has no id yet: then no stored document contains the path.</summary>
+    public bool TryResolve(BsonFieldDictionary fields, out ReadOnlySpan<ushort> ids)
+    {
+        var cached = _ids;
+        if (cached is null)
+        {
+            var resolved = new ushort[Path.Length];
+            for (var i = 0; i < resolved.Length; i++)
+            {
+                if (!fields.TryGetId(Path.Segments[i], out resolved[i]))
+                {
+                    ids = default;
+                    return false;
+                }
+            }
+
+            _ids = cached = resolved;
+        }
+
+        ids = cached;
+        return true;
+    }
 
     /// <summary>True when some value the path reaches passes <paramref name="leaf"/> (or the path is missing somewhere and the leaf accepts missing).</summary>
     public bool Matches(BsonType type, ReadOnlySpan<byte> value, LeafTest leaf)

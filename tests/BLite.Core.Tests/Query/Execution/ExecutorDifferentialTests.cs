@@ -79,21 +79,46 @@ public class ExecutorDifferentialTests
                 var actual = Ids(collection.Find(read, filter, sort, skip, take).ToList());
                 var count = collection.Count(read, filter);
                 Assert.True(matching.Count == count, $"count {count} != {matching.Count}; {context}\n{explain}");
-                if (sort.Count > 0)
-                {
-                    var page = expected.Skip((int)skip).Take((int)(take ?? int.MaxValue)).ToList();
-                    Assert.True(page.SequenceEqual(actual), $"expected [{string.Join(",", page)}] got [{string.Join(",", actual)}]; {context}\n{explain}");
-                }
-                else
-                {
-                    Assert.Equal(actual.Count, actual.Distinct().Count());
-                    Assert.True(actual.All(expected.Contains), $"unexpected document; {context}\n{explain}");
-                    Assert.True(Math.Min(Math.Max(0, expected.Count - skip), take ?? long.MaxValue) == actual.Count, $"wrong size {actual.Count}; {context}\n{explain}");
-                }
+                AssertPage(expected, actual, sort.Count > 0, skip, take, context + "\n" + explain);
             }
+
+            // Typed callers know which paths hold one value: two-sided ranges and index order then apply in full.
+            var query = new DocumentQuery(filter, sort, skip == 0 ? null : FilterOperand.FromConstant(skip), take is { } t ? FilterOperand.FromConstant(t) : null);
+            var plan = PlanExecutor.Plan(indexed.Documents, read, query, SingleValuedDescriptors);
+            usedIndexes.Add("typed " + (plan.Index?.Name ?? "scan"));
+            var typed = PlanExecutor.Execute(indexed.Documents, read, query, plan: plan)
+                .Select(bytes => BsonDocument.FromBytes(bytes.Span, database.Fields)["_id"].AsInt32).ToList();
+            AssertPage(expected, typed, sort.Count > 0, skip, take, context + "\n" + plan.Explain());
         }
 
         Assert.True(usedIndexes.Count >= 6, "indexes used: " + string.Join(", ", usedIndexes));
+    }
+
+    private static readonly IndexDescriptor[] SingleValuedDescriptors =
+    [
+        IndexDescriptor.PrimaryKey,
+        new("idx_a", ["a"]),
+        new("idx_b", ["b"]),
+        new("idx_b_a", ["b", "a"]),
+        new("idx_cx", ["c.x"]),
+        new("idx_d", ["d"], multiKey: true),
+        new("idx_ex", ["e.x"], multiKey: true),
+        new("idx_g", ["g"], multiKey: true),
+        new("idx_u", ["u"], unique: true),
+    ];
+
+    private static void AssertPage(List<int> expected, List<int> actual, bool sorted, long skip, long? take, string context)
+    {
+        if (sorted)
+        {
+            var page = expected.Skip((int)skip).Take((int)(take ?? int.MaxValue)).ToList();
+            Assert.True(page.SequenceEqual(actual), $"expected [{string.Join(",", page)}] got [{string.Join(",", actual)}]; {context}");
+            return;
+        }
+
+        Assert.Equal(actual.Count, actual.Distinct().Count());
+        Assert.True(actual.All(expected.Contains), $"unexpected document; {context}");
+        Assert.True(Math.Min(Math.Max(0, expected.Count - skip), take ?? long.MaxValue) == actual.Count, $"wrong size {actual.Count}; {context}");
     }
 
     private static List<int> Ids(IEnumerable<BsonDocument> documents) => documents.Select(d => d["_id"].AsInt32).ToList();

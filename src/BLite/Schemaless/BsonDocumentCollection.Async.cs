@@ -1,0 +1,55 @@
+using BLite.Bson;
+using BLite.Query;
+
+namespace BLite.Schemaless;
+
+// Writes wait for the writer slot and the commit's flush without blocking a thread; reads run on
+// the page cache. Transaction rules are those of the synchronous operations.
+public sealed partial class BsonDocumentCollection
+{
+    public Task<BsonValue> InsertAsync(BsonDocument document, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        return _context.WriteAsync((Collection, document), static (pages, s) => s.Collection.Insert(pages, s.document), cancellationToken);
+    }
+
+    public Task<bool> UpdateAsync(BsonDocument document, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        return _context.WriteAsync((Collection, document), static (pages, s) => s.Collection.Update(pages, s.document), cancellationToken);
+    }
+
+    public Task<bool> UpsertAsync(BsonDocument document, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        return _context.WriteAsync((Collection, document), static (pages, s) => s.Collection.Upsert(pages, s.document), cancellationToken);
+    }
+
+    public Task<bool> DeleteAsync(BsonValue id, CancellationToken cancellationToken = default) =>
+        _context.WriteAsync((Collection, id), static (pages, s) => s.Collection.Delete(pages, s.id), cancellationToken);
+
+    public Task<BsonDocument?> FindByIdAsync(BsonValue id, CancellationToken cancellationToken = default) =>
+        _context.ReadAsync((Collection, id), static (pages, s) => s.Collection.FindById(pages, s.id), cancellationToken);
+
+    /// <summary>Documents matching the JSON filter, read into a list.</summary>
+    public Task<List<BsonDocument>> FindAsync(string jsonFilter, CancellationToken cancellationToken = default)
+    {
+        var query = Parse(jsonFilter);
+        return _context.ReadAsync((Collection: this, Query: query), static (pages, s) => s.Collection.Materialize(pages, s.Query), cancellationToken);
+    }
+
+    public Task<long> CountAsync(CancellationToken cancellationToken = default) =>
+        _context.ReadAsync(Collection, static (pages, collection) => collection.Count(pages), cancellationToken);
+
+    public Task<long> CountAsync(string jsonFilter, CancellationToken cancellationToken = default)
+    {
+        var query = Parse(jsonFilter);
+        return _context.ReadAsync((Collection, query), static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.query, []), cancellationToken);
+    }
+
+    public Task<int> DeleteManyAsync(string jsonFilter, CancellationToken cancellationToken = default)
+    {
+        var query = Parse(jsonFilter);
+        return _context.WriteAsync((Collection, query), static (pages, s) => DeleteMatching(pages, s.Collection, s.query), cancellationToken);
+    }
+}
