@@ -10,7 +10,6 @@ namespace BLite.Benchmarks.Comparison;
 /// connection). One invocation is 256 finds shared out among the readers, so the figure is wall
 /// time per find: lower with more readers means reads scale.
 /// </summary>
-/// <remarks>BLite joins as in <see cref="ComparisonBenchmark"/>, with <c>OperationsPerInvoke = FindsPerInvocation</c>.</remarks>
 [MemoryDiagnoser]
 [CategoriesColumn]
 [GroupBenchmarksBy(BenchmarkLogicalGroupRule.ByCategory)]
@@ -23,6 +22,12 @@ public class ConcurrentFindBenchmark : StoreBenchmarkBase
 
     [Params(1, 2, 4)]
     public int Readers { get; set; }
+
+    [GlobalSetup(Target = nameof(BLite))]
+    public void SetUpBLite() => SetUp(Engines.BLiteEngine.BLiteOrderStore.EngineName);
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = FindsPerInvocation)]
+    public void BLite() => _rounds!.RunRound();
 
     [GlobalSetup(Target = nameof(SQLite))]
     public void SetUpSqlite() => SetUp(Engines.Sqlite.SqliteOrderStore.EngineName);
@@ -81,6 +86,9 @@ public class ConcurrentCommitBenchmark : StoreBenchmarkBase
 
     protected override IEnumerable<StoreDurability> DurabilityLevels => [StoreDurability.FlushPerCommit];
 
+    [GlobalSetup(Target = nameof(BLite))]
+    public void SetUpBLite() => SetUp(Engines.BLiteEngine.BLiteOrderStore.EngineName);
+
     [GlobalSetup(Target = nameof(SQLite))]
     public void SetUpSqlite() => SetUp(Engines.Sqlite.SqliteOrderStore.EngineName);
 
@@ -90,6 +98,13 @@ public class ConcurrentCommitBenchmark : StoreBenchmarkBase
     [IterationCleanup]
     public void EndIteration() =>
         Store.DeleteBatch(Array.ConvertAll(_orders[..(_roundsThisIteration * CommitsPerInvocation)], o => o.Id));
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = CommitsPerInvocation)]
+    public void BLite()
+    {
+        _rounds!.RunRound();
+        _roundsThisIteration++;
+    }
 
     [Benchmark(OperationsPerInvoke = CommitsPerInvocation)]
     public void SQLite()

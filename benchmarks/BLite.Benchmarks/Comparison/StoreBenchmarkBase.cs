@@ -25,11 +25,27 @@ public abstract class StoreBenchmarkBase
 
     // BenchmarkDotNet resolves a params source by name and refuses overridden members, so the
     // sources stay non-virtual and ask the scenario's virtual members.
-    public IEnumerable<int> DocumentCountValues => DocumentCounts;
+    public IEnumerable<int> DocumentCountValues => DocumentCountsOverride(DocumentCounts);
 
     public IEnumerable<StoreDurability> DurabilityValues => DurabilityLevels;
 
     protected virtual IEnumerable<int> DocumentCounts => [1_000, 100_000];
+
+    /// <summary>
+    /// <c>BLITE_BENCH_DOCUMENTS=1000</c> (comma-separated sizes) keeps only the listed dataset sizes
+    /// a scenario offers, for a quick run; BenchmarkDotNet has no command-line filter on parameters.
+    /// </summary>
+    private static IEnumerable<int> DocumentCountsOverride(IEnumerable<int> offered)
+    {
+        var listed = Environment.GetEnvironmentVariable("BLITE_BENCH_DOCUMENTS");
+        if (string.IsNullOrWhiteSpace(listed))
+        {
+            return offered;
+        }
+
+        var wanted = Array.ConvertAll(listed.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries), int.Parse);
+        return offered.Where(wanted.Contains).ToArray();
+    }
 
     /// <summary>Reads do not depend on the commit path, so read scenarios run OS-buffered only.</summary>
     protected virtual IEnumerable<StoreDurability> DurabilityLevels => [StoreDurability.OsBuffered];

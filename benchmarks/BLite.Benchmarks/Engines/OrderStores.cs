@@ -4,7 +4,7 @@ using BLite.Benchmarks.Engines.SystemTextJson;
 
 namespace BLite.Benchmarks.Engines;
 
-/// <summary>Every engine and codec the comparison runs, in table order (BLite first once it exists).</summary>
+/// <summary>Every engine and codec the comparison runs, in table order, BLite first.</summary>
 public static class OrderStores
 {
     /// <summary>
@@ -13,7 +13,7 @@ public static class OrderStores
     /// </summary>
     public const string LiteDbAbsence = "LiteDB: not measured, the LiteDB package cannot be restored from this machine's package source.";
 
-    public static IReadOnlyList<IOrderStoreFactory> All { get; } = [new SqliteOrderStoreFactory()];
+    public static IReadOnlyList<IOrderStoreFactory> All { get; } = [new BLiteOrderStoreFactory(), new SqliteOrderStoreFactory()];
 
     public static IReadOnlyList<Func<IOrderCodec>> Codecs { get; } = [() => new BLiteOrderCodec(), () => new SystemTextJsonOrderCodec()];
 

@@ -20,6 +20,7 @@ internal static class ManualMode
         var machine = MachineInfo.Current();
         var started = Stopwatch.GetTimestamp();
         Console.WriteLine($"manual: {options.Documents} documents on {machine.Description}, {machine.Runtime}");
+        Console.WriteLine($"manual: load average at start {MachineInfo.LoadAverage()}");
 
         IReadOnlyList<ManualResult> results;
         using (var runner = new ManualRunner(options.Documents, Console.Out))
@@ -27,6 +28,7 @@ internal static class ManualMode
             results = runner.Run();
         }
 
+        Console.WriteLine($"manual: load average at end {MachineInfo.LoadAverage()}");
         Console.WriteLine();
         ResultTableWriter.Write(Console.Out, machine, options.Documents, results);
         if (options.JsonPath is { } jsonPath)
