@@ -1,4 +1,5 @@
 using System.Linq.Expressions;
+using System.Numerics;
 
 namespace BLite.Linq.Execution;
 
@@ -13,10 +14,10 @@ internal static class PrimitiveArithmetic
     {
         return (left, right) switch
         {
-            (int a, int b) => Int(op, a, b, node),
-            (long a, long b) => Long(op, a, b, node),
-            (uint a, uint b) => UInt(op, a, b, node),
-            (ulong a, ulong b) => ULong(op, a, b, node),
+            (int a, int b) => Integer(op, a, b, node),
+            (long a, long b) => Integer(op, a, b, node),
+            (uint a, uint b) => Integer(op, a, b, node),
+            (ulong a, ulong b) => Integer(op, a, b, node),
             (double a, double b) => Double(op, a, b, node),
             (float a, float b) => (float)Double(op, a, b, node),
             (bool a, bool b) => op switch
@@ -26,8 +27,8 @@ internal static class PrimitiveArithmetic
                 ExpressionType.ExclusiveOr => a ^ b,
                 _ => throw ExpressionInterpreter.Unsupported(node, $"the operator {op} does not apply to booleans"),
             },
-            (int a, _) when op is ExpressionType.LeftShift or ExpressionType.RightShift => Int(op, a, (int)right, node),
-            (long a, _) when op is ExpressionType.LeftShift or ExpressionType.RightShift => Long(op, a, (int)right, node),
+            (int a, _) when op is ExpressionType.LeftShift or ExpressionType.RightShift => Integer(op, a, (int)right, node),
+            (long a, _) when op is ExpressionType.LeftShift or ExpressionType.RightShift => Integer(op, a, (long)(int)right, node),
             _ => throw ExpressionInterpreter.Unsupported(node, $"the operator {op} on {left.GetType().Name} cannot be evaluated by the query interpreter"),
         };
     }
@@ -47,7 +48,10 @@ internal static class PrimitiveArithmetic
         _ => throw ExpressionInterpreter.Unsupported(node, $"the operator {op} on {operand.GetType().Name} cannot be evaluated by the query interpreter"),
     };
 
-    private static int Int(ExpressionType op, int a, int b, Expression node) => op switch
+    // Generic math keeps C#'s checked/unchecked semantics per width: checked(a + b) binds to the
+    // type's checked operator. Shifts are only reached for int and long (see Binary).
+    private static T Integer<T>(ExpressionType op, T a, T b, Expression node)
+        where T : IBinaryInteger<T> => op switch
     {
         ExpressionType.Add => unchecked(a + b),
         ExpressionType.AddChecked => checked(a + b),
@@ -60,58 +64,8 @@ internal static class PrimitiveArithmetic
         ExpressionType.And => a & b,
         ExpressionType.Or => a | b,
         ExpressionType.ExclusiveOr => a ^ b,
-        ExpressionType.LeftShift => a << b,
-        ExpressionType.RightShift => a >> b,
-        _ => throw ExpressionInterpreter.Unsupported(node, $"the operator {op} does not apply to integers"),
-    };
-
-    private static long Long(ExpressionType op, long a, long b, Expression node) => op switch
-    {
-        ExpressionType.Add => unchecked(a + b),
-        ExpressionType.AddChecked => checked(a + b),
-        ExpressionType.Subtract => unchecked(a - b),
-        ExpressionType.SubtractChecked => checked(a - b),
-        ExpressionType.Multiply => unchecked(a * b),
-        ExpressionType.MultiplyChecked => checked(a * b),
-        ExpressionType.Divide => a / b,
-        ExpressionType.Modulo => a % b,
-        ExpressionType.And => a & b,
-        ExpressionType.Or => a | b,
-        ExpressionType.ExclusiveOr => a ^ b,
-        ExpressionType.LeftShift => a << (int)b,
-        ExpressionType.RightShift => a >> (int)b,
-        _ => throw ExpressionInterpreter.Unsupported(node, $"the operator {op} does not apply to integers"),
-    };
-
-    private static uint UInt(ExpressionType op, uint a, uint b, Expression node) => op switch
-    {
-        ExpressionType.Add => unchecked(a + b),
-        ExpressionType.AddChecked => checked(a + b),
-        ExpressionType.Subtract => unchecked(a - b),
-        ExpressionType.SubtractChecked => checked(a - b),
-        ExpressionType.Multiply => unchecked(a * b),
-        ExpressionType.MultiplyChecked => checked(a * b),
-        ExpressionType.Divide => a / b,
-        ExpressionType.Modulo => a % b,
-        ExpressionType.And => a & b,
-        ExpressionType.Or => a | b,
-        ExpressionType.ExclusiveOr => a ^ b,
-        _ => throw ExpressionInterpreter.Unsupported(node, $"the operator {op} does not apply to integers"),
-    };
-
-    private static ulong ULong(ExpressionType op, ulong a, ulong b, Expression node) => op switch
-    {
-        ExpressionType.Add => unchecked(a + b),
-        ExpressionType.AddChecked => checked(a + b),
-        ExpressionType.Subtract => unchecked(a - b),
-        ExpressionType.SubtractChecked => checked(a - b),
-        ExpressionType.Multiply => unchecked(a * b),
-        ExpressionType.MultiplyChecked => checked(a * b),
-        ExpressionType.Divide => a / b,
-        ExpressionType.Modulo => a % b,
-        ExpressionType.And => a & b,
-        ExpressionType.Or => a | b,
-        ExpressionType.ExclusiveOr => a ^ b,
+        ExpressionType.LeftShift => a << int.CreateTruncating(b),
+        ExpressionType.RightShift => a >> int.CreateTruncating(b),
         _ => throw ExpressionInterpreter.Unsupported(node, $"the operator {op} does not apply to integers"),
     };
 
