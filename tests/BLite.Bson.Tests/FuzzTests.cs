@@ -30,7 +30,7 @@ public class FuzzTests
         var outcomes = new int[2];
         for (var iteration = 0; iteration < Iterations; iteration++)
         {
-            var input = Mutate(valid[random.Next(valid.Length)], random);
+            var input = ByteMutations.Mutate(valid[random.Next(valid.Length)], random, corruptLengths: true);
             var walked = Check(seed, iteration, input, input.Length, () =>
             {
                 var reader = new BsonSpanReader(input);
@@ -116,46 +116,6 @@ public class FuzzTests
             Assert.Fail($"seed {seed}, iteration {iteration}: {ex.GetType().Name} instead of BsonFormatException for input {Convert.ToHexString(input)}\n{ex}");
             throw;
         }
-    }
-
-    private static byte[] Mutate(byte[] original, Random random)
-    {
-        var bytes = original.ToList();
-        var mutations = random.Next(1, 4);
-        for (var m = 0; m < mutations && bytes.Count > 0; m++)
-        {
-            var at = random.Next(bytes.Count);
-            switch (random.Next(6))
-            {
-                case 0:
-                    bytes[at] = (byte)random.Next(256);
-                    break;
-                case 1:
-                    bytes[at] ^= (byte)(1 << random.Next(8));
-                    break;
-                case 2:
-                    bytes.RemoveRange(at, Math.Min(random.Next(1, 5), bytes.Count - at));
-                    break;
-                case 3:
-                    bytes.Insert(at, (byte)random.Next(256));
-                    break;
-                case 4:
-                    bytes.RemoveRange(at, bytes.Count - at);
-                    break;
-                default:
-                    // Corrupt a 4-byte little-endian length-sized window with an extreme value.
-                    int[] extremes = [0, 1, 4, 5, -1, int.MaxValue, int.MinValue, bytes.Count, bytes.Count + 1];
-                    var value = BitConverter.GetBytes(extremes[random.Next(extremes.Length)]);
-                    for (var k = 0; k < 4 && at + k < bytes.Count; k++)
-                    {
-                        bytes[at + k] = value[k];
-                    }
-
-                    break;
-            }
-        }
-
-        return [.. bytes];
     }
 
     private static void WalkContainer(ref BsonSpanReader reader, bool isArray)

@@ -29,7 +29,7 @@ public class StandardBsonFuzzTests
         var refused = 0;
         for (var iteration = 0; iteration < Iterations; iteration++)
         {
-            var input = Mutate(valid[random.Next(valid.Length)], random);
+            var input = ByteMutations.Mutate(valid[random.Next(valid.Length)], random, corruptLengths: false);
             try
             {
                 var document = StandardBsonReader.ReadDocument(input);
@@ -67,7 +67,7 @@ public class StandardBsonFuzzTests
         var valid = stream.ToArray();
         for (var iteration = 0; iteration < 500; iteration++)
         {
-            var input = Mutate(valid, random);
+            var input = ByteMutations.Mutate(valid, random, corruptLengths: false);
             try
             {
                 _ = StandardBsonReader.ReadDocuments(new MemoryStream(input)).Count();
@@ -84,33 +84,4 @@ public class StandardBsonFuzzTests
         }
     }
 
-    private static byte[] Mutate(byte[] original, Random random)
-    {
-        var bytes = original.ToList();
-        var mutations = random.Next(1, 4);
-        for (var m = 0; m < mutations && bytes.Count > 0; m++)
-        {
-            var at = random.Next(bytes.Count);
-            switch (random.Next(5))
-            {
-                case 0:
-                    bytes[at] = (byte)random.Next(256);
-                    break;
-                case 1:
-                    bytes[at] ^= (byte)(1 << random.Next(8));
-                    break;
-                case 2:
-                    bytes.RemoveRange(at, Math.Min(random.Next(1, 5), bytes.Count - at));
-                    break;
-                case 3:
-                    bytes.Insert(at, (byte)random.Next(256));
-                    break;
-                default:
-                    bytes.RemoveRange(at, bytes.Count - at);
-                    break;
-            }
-        }
-
-        return bytes.ToArray();
-    }
 }
