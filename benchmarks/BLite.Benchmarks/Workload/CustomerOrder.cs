@@ -1,3 +1,4 @@
+using System.Text.Json.Serialization;
 using BLite.Bson;
 using BLite.Bson.Mapping;
 
@@ -11,7 +12,22 @@ namespace BLite.Benchmarks.Workload;
 [BLiteDocument]
 public sealed class CustomerOrder
 {
+    [JsonIgnore]
     public ObjectId Id { get; set; }
+
+    /// <summary>
+    /// The id in the string form the JSON peers store, as a property rather than a converter: a
+    /// custom converter would turn off System.Text.Json's source-generated fast path and make
+    /// that peer slower than its own users would see it.
+    /// </summary>
+    [BsonIgnore]
+    [JsonPropertyName(nameof(Id))]
+    public string IdText
+    {
+        get => Id.ToString();
+        set => Id = ObjectId.Parse(value);
+    }
+
     public string OrderNumber { get; set; } = "";
     public DateTime PlacedAt { get; set; }
     public string Status { get; set; } = "";
