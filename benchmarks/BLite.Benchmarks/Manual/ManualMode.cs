@@ -8,6 +8,8 @@ namespace BLite.Benchmarks.Manual;
 /// </summary>
 internal static class ManualMode
 {
+    private const int RehearsalDocuments = 200;
+
     public static int Run(IReadOnlyList<string> args)
     {
         if (!ManualOptions.TryParse(args, out var options, out var error))
@@ -22,8 +24,18 @@ internal static class ManualMode
         Console.WriteLine($"manual: {options.Documents} documents on {machine.Description}, {machine.Runtime}");
         Console.WriteLine($"manual: load average at start {MachineInfo.LoadAverage()}");
 
+        // The first scenarios would otherwise time code that tiered compilation has not optimized
+        // yet (the JIT stays busy for seconds after start-up, so no per-scenario warm-up can wait
+        // it out): a rehearsal on a small dataset runs every path of every engine first, and its
+        // figures are discarded.
+        using (var rehearsal = new ManualRunner(Math.Min(options.Documents, RehearsalDocuments), TextWriter.Null, OperationTimer.Rehearsing()))
+        {
+            rehearsal.Run();
+        }
+
+        Console.WriteLine($"manual: rehearsal done after {Stopwatch.GetElapsedTime(started).TotalSeconds:N1} s");
         IReadOnlyList<ManualResult> results;
-        using (var runner = new ManualRunner(options.Documents, Console.Out))
+        using (var runner = new ManualRunner(options.Documents, Console.Out, OperationTimer.Measuring()))
         {
             results = runner.Run();
         }

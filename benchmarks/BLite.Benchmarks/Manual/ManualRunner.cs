@@ -39,10 +39,10 @@ internal sealed partial class ManualRunner : IDisposable
     private readonly CustomerOrder[] _writerOrders;
     private int _storeNumber;
 
-    public ManualRunner(int documents, TextWriter log)
+    public ManualRunner(int documents, TextWriter log, OperationTimer timer)
     {
         _log = log;
-        _timer = new OperationTimer(TimeSpan.FromMilliseconds(50), TimeSpan.FromMilliseconds(100), minSamples: 5, maxSamples: 5000);
+        _timer = timer;
         _workDirectory = Path.Combine(Path.GetTempPath(), $"blite-manual-{Environment.ProcessId}");
         _data = ComparisonDataset.Create(documents, SampleCount);
         // Every pool is drawn once and reused by every store: each store is new, so the ids are new to it.

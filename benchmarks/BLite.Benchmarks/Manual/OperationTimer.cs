@@ -14,13 +14,23 @@ namespace BLite.Benchmarks.Manual;
 /// compilation replaces a method's first code only after it has run for a while plus a delay,
 /// so a fixed short warm-up would time unoptimized code for whichever scenario runs first.
 /// </remarks>
-internal sealed class OperationTimer(TimeSpan warmUp, TimeSpan budget, int minSamples, int maxSamples)
+internal sealed class OperationTimer(TimeSpan warmUp, TimeSpan maxWarmUp, TimeSpan budget, int minSamples, int maxSamples)
 {
+    /// <summary>The timer whose figures are reported.</summary>
+    public static OperationTimer Measuring() =>
+        new(TimeSpan.FromMilliseconds(50), TimeSpan.FromMilliseconds(600), TimeSpan.FromMilliseconds(100), minSamples: 5, maxSamples: 5000);
+
+    /// <summary>
+    /// A few quick samples per scenario: enough calls for tiered compilation to queue every hot
+    /// method for optimization, not enough to wait for it.
+    /// </summary>
+    public static OperationTimer Rehearsing() =>
+        new(TimeSpan.Zero, TimeSpan.FromMilliseconds(20), TimeSpan.FromMilliseconds(10), minSamples: 3, maxSamples: 50);
+
     private const double TargetSampleNs = 20_000;
     private const int MaxBatch = 256;
     private const int MinRoundSamples = 3;
     private static readonly TimeSpan JitQuietPeriod = TimeSpan.FromMilliseconds(200);
-    private static readonly TimeSpan MaxWarmUp = TimeSpan.FromMilliseconds(600);
 
     /// <summary>
     /// Times <paramref name="operation"/>(index) for index = 0, 1, 2... (never reaching
@@ -34,7 +44,7 @@ internal sealed class OperationTimer(TimeSpan warmUp, TimeSpan budget, int minSa
         long warmUpTicks = 0;
         var warmUpStart = Stopwatch.GetTimestamp();
         var jit = new JitWatch();
-        while (index < maxOperations / 4 && (index < 2 || !jit.IsWarm(warmUpStart, warmUp)))
+        while (index < maxOperations / 4 && (index < 2 || !jit.IsWarm(warmUpStart, warmUp, maxWarmUp)))
         {
             var start = Stopwatch.GetTimestamp();
             operation(index);
@@ -96,7 +106,7 @@ internal sealed class OperationTimer(TimeSpan warmUp, TimeSpan budget, int minSa
             rounds.RunRound();
             used++;
         }
-        while (used < maxRounds / 4 && !jit.IsWarm(warmUpStart, warmUp));
+        while (used < maxRounds / 4 && !jit.IsWarm(warmUpStart, warmUp, maxWarmUp));
 
         var samples = new List<double>();
         long allocated = 0;
@@ -139,7 +149,7 @@ internal sealed class OperationTimer(TimeSpan warmUp, TimeSpan budget, int minSa
         private long _compiledMethods = JitInfo.GetCompiledMethodCount();
         private long _lastChange = Stopwatch.GetTimestamp();
 
-        public bool IsWarm(long warmUpStart, TimeSpan minimum)
+        public bool IsWarm(long warmUpStart, TimeSpan minimum, TimeSpan maximum)
         {
             var compiled = JitInfo.GetCompiledMethodCount();
             if (compiled != _compiledMethods)
@@ -149,7 +159,7 @@ internal sealed class OperationTimer(TimeSpan warmUp, TimeSpan budget, int minSa
             }
 
             var sinceStart = Stopwatch.GetElapsedTime(warmUpStart);
-            return sinceStart >= MaxWarmUp
+            return sinceStart >= maximum
                 || (sinceStart >= minimum && Stopwatch.GetElapsedTime(_lastChange) >= JitQuietPeriod);
         }
     }
