@@ -40,8 +40,7 @@ public sealed partial class DocumentCollection<TId, T>
 
     public Task<T?> FindByIdAsync(TId id, CancellationToken cancellationToken = default)
     {
-        var key = PrimaryKey(id);
-        return _context.ReadAsync((Collection: this, Key: key), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key), cancellationToken);
+        return _context.ReadAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key.Span), cancellationToken);
     }
 
     public Task<List<T>> FindAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
@@ -75,8 +74,7 @@ public sealed partial class DocumentCollection<TId, T>
 
     public Task<bool> ExistsAsync(TId id, CancellationToken cancellationToken = default)
     {
-        var key = PrimaryKey(id);
-        return _context.ReadAsync((Collection: this, Key: key), static (pages, s) => s.Collection.Documents.TryFindById(pages, s.Key, out _), cancellationToken);
+        return _context.ReadAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.TryFindById(pages, s.Key.Span, out _), cancellationToken);
     }
 
     /// <inheritdoc cref="DeleteMany"/>

@@ -115,6 +115,8 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
 
     private byte[] PrimaryKey(TId id) => _ids.EncodeKey(id);
 
-    private T? FindByIdCore(Core.Storage.IPageReader pages, byte[] key) =>
+    private PrimaryKeyBytes LookupKey(TId id) => _ids.EncodeKeyBytes(id);
+
+    private T? FindByIdCore(Core.Storage.IPageReader pages, ReadOnlySpan<byte> key) =>
         Documents.TryFindById(pages, key, out var bytes) ? Deserialize(bytes.Span) : null;
 }
