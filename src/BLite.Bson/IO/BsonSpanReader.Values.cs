@@ -209,26 +209,45 @@ public ref partial struct BsonSpanReader
         return length;
     }
 
+    /// <summary>
+    /// One length check covers the prefix, the bytes and the terminator (a string is the most
+    /// common value, so this runs once per text field).
+    /// </summary>
     private ReadOnlySpan<byte> TakeStringBytes()
     {
         var start = _position;
-        var length = BinaryPrimitives.ReadInt32LittleEndian(Take(4));
-        if (length < 1 || length > _end - _position)
+        var available = _end - start;
+        if (available < 4)
         {
-            throw new BsonFormatException($"String length {length} is invalid for the {_end - _position} bytes available", start);
+            ThrowTruncated(start, 4);
         }
 
-        var bytes = Take(length);
-        if (bytes[^1] != 0)
+        var length = BinaryPrimitives.ReadInt32LittleEndian(_data.Slice(start, 4));
+        if (length < 1 || length > available - 4)
         {
-            throw new BsonFormatException("String does not end with 0x00", _position - 1);
+            ThrowInvalidStringLength(length, available - 4, start);
         }
 
-        return bytes[..^1];
+        var terminator = start + 4 + length - 1;
+        if (_data[terminator] != 0)
+        {
+            ThrowUnterminatedString(terminator);
+        }
+
+        _position = terminator + 1;
+        return _data.Slice(start + 4, length - 1);
     }
 
     private static string DecodeUtf8(ReadOnlySpan<byte> utf8, int offset)
     {
+        // Most stored text (codes, names, emails, tags) is ASCII: checking that is one vectorized
+        // pass, and ASCII bytes are their own Latin-1 chars, so widening needs no decoder. Other
+        // text goes through the strict decoder, which refuses invalid UTF-8.
+        if (Ascii.IsValid(utf8))
+        {
+            return Encoding.Latin1.GetString(utf8);
+        }
+
         try
         {
             return _strictUtf8.GetString(utf8);
@@ -238,4 +257,12 @@ public ref partial struct BsonSpanReader
             throw new BsonFormatException("String is not valid UTF-8", offset, ex);
         }
     }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowInvalidStringLength(int length, int available, int offset) =>
+        throw new BsonFormatException($"String length {length} is invalid for the {available} bytes available", offset);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowUnterminatedString(int offset) =>
+        throw new BsonFormatException("String does not end with 0x00", offset);
 }
