@@ -194,9 +194,12 @@ public ref partial struct BsonSpanReader
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private readonly void ThrowTruncated(int offset, long needed) =>
+    private readonly void ThrowTruncated(int offset, long needed) => ThrowTruncated(offset, needed, _end);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly void ThrowTruncated(int offset, long needed, int end) =>
         throw new BsonFormatException(
-            $"Input is truncated: {needed} bytes needed but only {_end - offset} remain in the enclosing {(_depth == 0 ? "input" : "document")}",
+            $"Input is truncated: {needed} bytes needed but only {end - offset} remain in the enclosing {(_depth == 0 && end == _data.Length ? "input" : "document")}",
             offset);
 
     [MethodImpl(MethodImplOptions.NoInlining)]
