@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 
 namespace BLite.Bson;
 
@@ -62,6 +63,7 @@ public ref partial struct BsonSpanReader
     /// A value's size from its type and, for variable-size types, its length prefix (only its
     /// range is checked here). Strings and documents, the usual collection items, come first.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly int EntrySizeAt(BsonType type, int position, int end)
     {
         switch (type)
@@ -78,6 +80,7 @@ public ref partial struct BsonSpanReader
         }
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly int PrefixAt(int position, int end, int minimum)
     {
         if (end - position < 4)
