@@ -34,8 +34,7 @@ public sealed partial class DocumentCollection<TId, T>
 
     public Task<bool> DeleteAsync(TId id, CancellationToken cancellationToken = default)
     {
-        var key = PrimaryKey(id);
-        return _context.WriteAsync((Collection: this, Key: key), static (pages, s) => s.Collection.Documents.Delete(pages, s.Key), cancellationToken);
+        return _context.WriteAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.Delete(pages, s.Key.Span), cancellationToken);
     }
 
     public Task<T?> FindByIdAsync(TId id, CancellationToken cancellationToken = default)

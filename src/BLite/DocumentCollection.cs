@@ -113,8 +113,7 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
         return Mapper.Deserialize(ref reader);
     }
 
-    private byte[] PrimaryKey(TId id) => _ids.EncodeKey(id);
-
+    /// <summary>The encoded primary key of an id, held by value (no array for native ids) so reads and deletes by id allocate nothing for it.</summary>
     private PrimaryKeyBytes LookupKey(TId id) => _ids.EncodeKeyBytes(id);
 
     private T? FindByIdCore(Core.Storage.IPageReader pages, ReadOnlySpan<byte> key) =>
