@@ -160,6 +160,20 @@ public ref partial struct BsonSpanReader
 
     private void ExitContainer()
     {
+        var depth = _depth;
+        if (_position + 1 != _end || depth == 0)
+        {
+            ThrowCannotExit();
+        }
+
+        _position = _end;
+        _end = _parentEnds[--depth];
+        _depth = depth;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly void ThrowCannotExit()
+    {
         if (_depth == 0)
         {
             throw new InvalidOperationException("No document or array is open: call ReadDocumentStart or ReadArrayStart first.");
@@ -170,14 +184,8 @@ public ref partial struct BsonSpanReader
             throw new BsonFormatException("Document or array has no 0x00 terminator within its declared length", _end);
         }
 
-        if (_position + 1 != _end)
-        {
-            throw new BsonFormatException(
-                $"Document or array ends here but its length prefix says it ends at offset {_end}", _position);
-        }
-
-        _position++;
-        _end = _parentEnds[--_depth];
+        throw new BsonFormatException(
+            $"Document or array ends here but its length prefix says it ends at offset {_end}", _position);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
