@@ -37,6 +37,15 @@ public sealed partial class StorageEngine
             ThrowIfDisposed();
             snapshot = _publishedSeq;
             CollectionsMarshal.GetValueRefOrAddDefault(_readers, snapshot, out _)++;
+
+            // The header is nearly always cached: taking it here, as GetImage's cache hit would,
+            // saves every read a second lock round trip.
+            if (_pages.Find(PageIds.Header, snapshot) is { Image: { } header } version)
+            {
+                _pages.Touch(version);
+                pageCount = DatabaseHeader.ReadPageCount(header);
+                return snapshot;
+            }
         }
 
         try
