@@ -73,7 +73,7 @@ public sealed partial class DocumentCollection<TId, T>
 
     public Task<bool> ExistsAsync(TId id, CancellationToken cancellationToken = default)
     {
-        return _context.ReadAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.TryFindById(pages, s.Key.Span, out _), cancellationToken);
+        return _context.ReadAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.ContainsId(pages, s.Key.Span), cancellationToken);
     }
 
     /// <inheritdoc cref="DeleteMany"/>

@@ -51,7 +51,7 @@ public sealed partial class DocumentCollection<TId, T>
     /// <summary>Whether a document with this id exists.</summary>
     public bool Exists(TId id)
     {
-        return _context.Read((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.TryFindById(pages, s.Key.Span, out _));
+        return _context.Read((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.ContainsId(pages, s.Key.Span));
     }
 
     /// <summary>

@@ -48,6 +48,16 @@ public sealed class ReadAllocationTests : IDisposable
     }
 
     [Fact]
+    public void Exists_by_id_reads_no_document_even_one_spread_over_overflow_pages()
+    {
+        _db.Labels.Insert(new Label { Id = "large", Text = new string('x', 40_000) });
+
+        Assert.True(_db.Labels.Exists("large"));
+        Assert.False(_db.Labels.Exists("missing"));
+        Assert.Equal(0, LeastAllocated(() => _db.Labels.Exists("large")));
+    }
+
+    [Fact]
     public void FindById_of_a_short_string_id_allocates_no_more_than_deserializing_the_document()
     {
         _db.Labels.Insert(new Label { Id = "label-0001", Text = "first" });

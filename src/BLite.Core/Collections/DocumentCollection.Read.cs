@@ -25,6 +25,14 @@ public sealed partial class DocumentCollection
         return PrimaryHandle(collection).TryGet(pages, primaryKey, out document);
     }
 
+    /// <summary>Whether a document has this primary key: one tree descent; the document is never read, however large.</summary>
+    public bool ContainsId(IPageReader pages, ReadOnlySpan<byte> primaryKey)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        var collection = Resolve(pages);
+        return collection is not null && PrimaryHandle(collection).ContainsKey(pages, primaryKey);
+    }
+
     private BTree PrimaryHandle(CollectionInfo collection)
     {
         var handle = _primaryHandle;
