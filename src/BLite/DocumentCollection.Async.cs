@@ -34,14 +34,12 @@ public sealed partial class DocumentCollection<TId, T>
 
     public Task<bool> DeleteAsync(TId id, CancellationToken cancellationToken = default)
     {
-        var key = PrimaryKey(id);
-        return _context.WriteAsync((Collection: this, Key: key), static (pages, s) => s.Collection.Documents.Delete(pages, s.Key), cancellationToken);
+        return _context.WriteAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.Delete(pages, s.Key.Span), cancellationToken);
     }
 
     public Task<T?> FindByIdAsync(TId id, CancellationToken cancellationToken = default)
     {
-        var key = PrimaryKey(id);
-        return _context.ReadAsync((Collection: this, Key: key), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key), cancellationToken);
+        return _context.ReadAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key.Span), cancellationToken);
     }
 
     public Task<List<T>> FindAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
@@ -75,8 +73,7 @@ public sealed partial class DocumentCollection<TId, T>
 
     public Task<bool> ExistsAsync(TId id, CancellationToken cancellationToken = default)
     {
-        var key = PrimaryKey(id);
-        return _context.ReadAsync((Collection: this, Key: key), static (pages, s) => s.Collection.Documents.TryFindById(pages, s.Key, out _), cancellationToken);
+        return _context.ReadAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.ContainsId(pages, s.Key.Span), cancellationToken);
     }
 
     /// <inheritdoc cref="DeleteMany"/>

@@ -7,8 +7,7 @@ public sealed partial class DocumentCollection<TId, T>
     /// <summary>The document with this id, or null: one descent of the primary index and one deserialization.</summary>
     public T? FindById(TId id)
     {
-        var key = PrimaryKey(id);
-        return _context.Read((Collection: this, Key: key), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key));
+        return _context.Read((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key.Span));
     }
 
     /// <summary>
@@ -52,8 +51,7 @@ public sealed partial class DocumentCollection<TId, T>
     /// <summary>Whether a document with this id exists.</summary>
     public bool Exists(TId id)
     {
-        var key = PrimaryKey(id);
-        return _context.Read((Collection: this, Key: key), static (pages, s) => s.Collection.Documents.TryFindById(pages, s.Key, out _));
+        return _context.Read((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.ContainsId(pages, s.Key.Span));
     }
 
     /// <summary>

@@ -37,8 +37,7 @@ public sealed partial class DocumentCollection<TId, T>
     /// <summary>Removes the document with this id; false when there is none.</summary>
     public bool Delete(TId id)
     {
-        var key = PrimaryKey(id);
-        return _context.Write((Collection: this, Key: key), static (pages, s) => s.Collection.Documents.Delete(pages, s.Key));
+        return _context.Write((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.Delete(pages, s.Key.Span));
     }
 
     private TId InsertCore(IPageWriter pages, T document)

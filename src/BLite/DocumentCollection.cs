@@ -113,8 +113,9 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
         return Mapper.Deserialize(ref reader);
     }
 
-    private byte[] PrimaryKey(TId id) => _ids.EncodeKey(id);
+    /// <summary>The encoded primary key of an id, held by value (no array for native ids) so reads and deletes by id allocate nothing for it.</summary>
+    private PrimaryKeyBytes LookupKey(TId id) => _ids.EncodeKeyBytes(id);
 
-    private T? FindByIdCore(Core.Storage.IPageReader pages, byte[] key) =>
+    private T? FindByIdCore(Core.Storage.IPageReader pages, ReadOnlySpan<byte> key) =>
         Documents.TryFindById(pages, key, out var bytes) ? Deserialize(bytes.Span) : null;
 }

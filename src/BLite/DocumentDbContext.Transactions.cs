@@ -78,7 +78,11 @@ public abstract partial class DocumentDbContext
         return result;
     }
 
-    /// <summary>Runs a read in the flow's transaction (seeing its writes), or on a snapshot of the last commit.</summary>
+    /// <summary>
+    /// Runs a read in the flow's transaction (seeing its writes), or on a snapshot of the last
+    /// commit. <paramref name="operation"/> must not keep the reader: outside a transaction it is
+    /// a recycled one (see <see cref="StorageEngine.Read{TState, TResult}"/>), valid for the call only.
+    /// </summary>
     internal TResult Read<TState, TResult>(TState state, Func<IPageReader, TState, TResult> operation)
     {
         if (CurrentTransaction is { } transaction)
@@ -86,8 +90,7 @@ public abstract partial class DocumentDbContext
             return transaction.Run(state, operation);
         }
 
-        using var read = Database.BeginRead();
-        return operation(read, state);
+        return Database.Read(state, operation);
     }
 
     internal Task<TResult> ReadAsync<TState, TResult>(TState state, Func<IPageReader, TState, TResult> operation, CancellationToken cancellationToken)
@@ -99,8 +102,7 @@ public abstract partial class DocumentDbContext
         }
 
         // Reads run on the page cache and never wait for the writer, so there is nothing to await.
-        using var read = Database.BeginRead();
-        return Task.FromResult(operation(read, state));
+        return Task.FromResult(Database.Read(state, operation));
     }
 
     private void ThrowIfTransactionOpen()

@@ -118,14 +118,19 @@ public class FuzzTests
         }
     }
 
+    // Counts each container first, as generated deserializers do to size their collections: the
+    // count must refuse only what the walk would refuse, and agree with it on what both accept.
     private static void WalkContainer(ref BsonSpanReader reader, bool isArray)
     {
+        var walked = 0;
+        var counted = isArray ? Mapping.BsonMemberReader.CountArrayItems(reader) : Mapping.BsonMemberReader.CountDocumentFields(reader);
         if (isArray)
         {
             reader.ReadArrayStart();
             while (reader.TryReadItemHeader(out var type))
             {
                 ReadValue(ref reader, type);
+                walked++;
             }
         }
         else
@@ -134,8 +139,11 @@ public class FuzzTests
             while (reader.TryReadFieldHeader(out var type, out _))
             {
                 ReadValue(ref reader, type);
+                walked++;
             }
         }
+
+        Assert.Equal(counted, walked);
     }
 
     private static void ReadValue(ref BsonSpanReader reader, BsonType type)

@@ -124,7 +124,10 @@ public ref partial struct BsonSpanReader
     /// </summary>
     public ReadOnlySpan<byte> ReadRawValue(BsonType type) => Take(GetValueSize(type));
 
-    private readonly int GetValueSize(BsonType type)
+    private readonly int GetValueSize(BsonType type) => ValueSizeAt(type, _position, _end);
+
+    /// <summary>The size of the value of <paramref name="type"/> at <paramref name="position"/>, checked against <paramref name="end"/>.</summary>
+    private readonly int ValueSizeAt(BsonType type, int position, int end)
     {
         switch (type)
         {
@@ -149,86 +152,105 @@ public ref partial struct BsonSpanReader
             case BsonType.Decimal128:
                 return Decimal128Encoding.Size;
             case BsonType.String:
-                return PeekStringSize();
+                return PeekStringSize(position, end);
             case BsonType.Binary:
-                return checked(5 + PeekLength(0, "Binary"));
+                return checked(5 + PeekLength(position, end, 0, "Binary"));
             case BsonType.Document:
             case BsonType.Array:
-                return PeekContainerLength();
+                return PeekContainerLength(position, end);
             default:
-                throw new BsonFormatException($"Unknown C-BSON type code 0x{(byte)type:X2}", _position);
+                throw new BsonFormatException($"Unknown C-BSON type code 0x{(byte)type:X2}", position);
         }
     }
 
-    private readonly int PeekLength(int minimum, string what)
+    private readonly int PeekLength(int position, int end, int minimum, string what)
     {
-        if (_end - _position < 4)
+        if (end - position < 4)
         {
-            ThrowTruncated(_position, 4);
+            ThrowTruncated(position, 4, end);
         }
 
-        var length = BinaryPrimitives.ReadInt32LittleEndian(_data[_position..]);
+        var length = BinaryPrimitives.ReadInt32LittleEndian(_data[position..]);
         var extra = minimum == 1 ? 4 : 5;
-        if (length < minimum || length > _end - _position - extra)
+        if (length < minimum || length > end - position - extra)
         {
-            throw new BsonFormatException($"{what} length {length} is invalid for the {_end - _position - extra} bytes available", _position);
+            throw new BsonFormatException($"{what} length {length} is invalid for the {end - position - extra} bytes available", position);
         }
 
         return length;
     }
 
-    private readonly int PeekStringSize()
+    private readonly int PeekStringSize(int position, int end)
     {
-        var size = 4 + PeekLength(1, "String");
-        if (_data[_position + size - 1] != 0)
+        var size = 4 + PeekLength(position, end, 1, "String");
+        if (_data[position + size - 1] != 0)
         {
-            throw new BsonFormatException("String does not end with 0x00", _position + size - 1);
+            throw new BsonFormatException("String does not end with 0x00", position + size - 1);
         }
 
         return size;
     }
 
-    private readonly int PeekContainerLength()
+    private readonly int PeekContainerLength(int position, int end)
     {
-        if (_end - _position < 4)
+        if (end - position < 4)
         {
-            ThrowTruncated(_position, 4);
+            ThrowTruncated(position, 4, end);
         }
 
-        var length = BinaryPrimitives.ReadInt32LittleEndian(_data[_position..]);
-        if (length < 5 || length > _end - _position)
+        var length = BinaryPrimitives.ReadInt32LittleEndian(_data[position..]);
+        if (length < 5 || length > end - position)
         {
-            throw new BsonFormatException($"Nested length {length} is invalid for the {_end - _position} bytes available", _position);
+            throw new BsonFormatException($"Nested length {length} is invalid for the {end - position} bytes available", position);
         }
 
-        if (_data[_position + length - 1] != 0)
+        if (_data[position + length - 1] != 0)
         {
-            throw new BsonFormatException("Nested document or array does not end with 0x00", _position + length - 1);
+            throw new BsonFormatException("Nested document or array does not end with 0x00", position + length - 1);
         }
 
         return length;
     }
 
+    /// <summary>
+    /// One length check covers the prefix, the bytes and the terminator (a string is the most
+    /// common value, so this runs once per text field).
+    /// </summary>
     private ReadOnlySpan<byte> TakeStringBytes()
     {
         var start = _position;
-        var length = BinaryPrimitives.ReadInt32LittleEndian(Take(4));
-        if (length < 1 || length > _end - _position)
+        var available = _end - start;
+        if (available < 4)
         {
-            throw new BsonFormatException($"String length {length} is invalid for the {_end - _position} bytes available", start);
+            ThrowTruncated(start, 4);
         }
 
-        var bytes = Take(length);
-        if (bytes[^1] != 0)
+        var length = BinaryPrimitives.ReadInt32LittleEndian(_data.Slice(start, 4));
+        if (length < 1 || length > available - 4)
         {
-            throw new BsonFormatException("String does not end with 0x00", _position - 1);
+            ThrowInvalidStringLength(length, available - 4, start);
         }
 
-        return bytes[..^1];
+        var terminator = start + 4 + length - 1;
+        if (_data[terminator] != 0)
+        {
+            ThrowUnterminatedString(terminator);
+        }
+
+        _position = terminator + 1;
+        return _data.Slice(start + 4, length - 1);
     }
 
     private static string DecodeUtf8(ReadOnlySpan<byte> utf8, int offset)
     {
+        // Most stored text (codes, names, emails, tags) is ASCII: checking that is one vectorized
+        // pass, and ASCII bytes are their own Latin-1 chars, so widening needs no decoder. Other
+        // text goes through the strict decoder, which refuses invalid UTF-8.
+        if (Ascii.IsValid(utf8))
+        {
+            return Encoding.Latin1.GetString(utf8);
+        }
+
         try
         {
             return _strictUtf8.GetString(utf8);
@@ -238,4 +260,12 @@ public ref partial struct BsonSpanReader
             throw new BsonFormatException("String is not valid UTF-8", offset, ex);
         }
     }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowInvalidStringLength(int length, int available, int offset) =>
+        throw new BsonFormatException($"String length {length} is invalid for the {available} bytes available", offset);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowUnterminatedString(int offset) =>
+        throw new BsonFormatException("String does not end with 0x00", offset);
 }

@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace BLite.Bson;
 
@@ -41,24 +42,29 @@ public ref partial struct BsonSpanReader
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryReadFieldHeader(out BsonType type, out ushort fieldId)
     {
-        if (_position < _end)
+        var position = _position;
+        if (position < _end)
         {
-            var code = _data[_position];
+            // _end never exceeds _data.Length (EnterContainer checks every length against the
+            // bytes available), so after the checks against _end these reads stay in bounds.
+            ref var at = ref Unsafe.Add(ref MemoryMarshal.GetReference(_data), position);
+            var code = at;
             if (code != 0)
             {
-                if (_end - _position < 3)
+                if (_end - position < 3)
                 {
-                    ThrowTruncated(_position, 3);
+                    ThrowTruncated(position, 3);
                 }
 
                 if (!IsKnownType(code))
                 {
-                    ThrowUnknownType(code, _position);
+                    ThrowUnknownType(code, position);
                 }
 
                 type = (BsonType)code;
-                fieldId = BinaryPrimitives.ReadUInt16LittleEndian(_data[(_position + 1)..]);
-                _position += 3;
+                var id = Unsafe.ReadUnaligned<ushort>(ref Unsafe.Add(ref at, 1));
+                fieldId = BitConverter.IsLittleEndian ? id : BinaryPrimitives.ReverseEndianness(id);
+                _position = position + 3;
                 return true;
             }
         }
@@ -73,18 +79,19 @@ public ref partial struct BsonSpanReader
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryReadItemHeader(out BsonType type)
     {
-        if (_position < _end)
+        var position = _position;
+        if (position < _end)
         {
-            var code = _data[_position];
+            var code = Unsafe.Add(ref MemoryMarshal.GetReference(_data), position);
             if (code != 0)
             {
                 if (!IsKnownType(code))
                 {
-                    ThrowUnknownType(code, _position);
+                    ThrowUnknownType(code, position);
                 }
 
                 type = (BsonType)code;
-                _position++;
+                _position = position + 1;
                 return true;
             }
         }
@@ -114,14 +121,17 @@ public ref partial struct BsonSpanReader
         return false;
     }
 
-    public static bool IsKnownType(byte code) => (BsonType)code switch
-    {
-        BsonType.Double or BsonType.String or BsonType.Document or BsonType.Array or BsonType.Binary
-            or BsonType.ObjectId or BsonType.Boolean or BsonType.Null or BsonType.Int32 or BsonType.Int64
-            or BsonType.Decimal128 or BsonType.DateTime or BsonType.DateTimeOffset or BsonType.TimeSpan
-            or BsonType.DateOnly or BsonType.TimeOnly or BsonType.UInt64 => true,
-        _ => false,
-    };
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static bool IsKnownType(byte code) => code < 64 && ((KnownTypeCodes >> code) & 1) != 0;
+
+    /// <summary>Bit n set when n is a <see cref="BsonType"/> code (every code is below 64): one shift and test per header.</summary>
+    private const ulong KnownTypeCodes =
+        (1UL << (int)BsonType.Double) | (1UL << (int)BsonType.String) | (1UL << (int)BsonType.Document)
+        | (1UL << (int)BsonType.Array) | (1UL << (int)BsonType.Binary) | (1UL << (int)BsonType.ObjectId)
+        | (1UL << (int)BsonType.Boolean) | (1UL << (int)BsonType.Null) | (1UL << (int)BsonType.Int32)
+        | (1UL << (int)BsonType.Int64) | (1UL << (int)BsonType.Decimal128) | (1UL << (int)BsonType.DateTime)
+        | (1UL << (int)BsonType.DateTimeOffset) | (1UL << (int)BsonType.TimeSpan) | (1UL << (int)BsonType.DateOnly)
+        | (1UL << (int)BsonType.TimeOnly) | (1UL << (int)BsonType.UInt64);
 
     private void EnterContainer(string what)
     {
@@ -150,6 +160,20 @@ public ref partial struct BsonSpanReader
 
     private void ExitContainer()
     {
+        var depth = _depth;
+        if (_position + 1 != _end || depth == 0)
+        {
+            ThrowCannotExit();
+        }
+
+        _position = _end;
+        _end = _parentEnds[--depth];
+        _depth = depth;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly void ThrowCannotExit()
+    {
         if (_depth == 0)
         {
             throw new InvalidOperationException("No document or array is open: call ReadDocumentStart or ReadArrayStart first.");
@@ -160,14 +184,8 @@ public ref partial struct BsonSpanReader
             throw new BsonFormatException("Document or array has no 0x00 terminator within its declared length", _end);
         }
 
-        if (_position + 1 != _end)
-        {
-            throw new BsonFormatException(
-                $"Document or array ends here but its length prefix says it ends at offset {_end}", _position);
-        }
-
-        _position++;
-        _end = _parentEnds[--_depth];
+        throw new BsonFormatException(
+            $"Document or array ends here but its length prefix says it ends at offset {_end}", _position);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -184,9 +202,12 @@ public ref partial struct BsonSpanReader
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private readonly void ThrowTruncated(int offset, long needed) =>
+    private readonly void ThrowTruncated(int offset, long needed) => ThrowTruncated(offset, needed, _end);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly void ThrowTruncated(int offset, long needed, int end) =>
         throw new BsonFormatException(
-            $"Input is truncated: {needed} bytes needed but only {_end - offset} remain in the enclosing {(_depth == 0 ? "input" : "document")}",
+            $"Input is truncated: {needed} bytes needed but only {end - offset} remain in the enclosing {(_depth == 0 && end == _data.Length ? "input" : "document")}",
             offset);
 
     [MethodImpl(MethodImplOptions.NoInlining)]

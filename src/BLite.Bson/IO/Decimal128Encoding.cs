@@ -42,6 +42,15 @@ internal static class Decimal128Encoding
         var low = BinaryPrimitives.ReadUInt64LittleEndian(source);
         var high = BinaryPrimitives.ReadUInt64LittleEndian(source[8..]);
         var negative = (high >> 63) != 0;
+        var biasedExponent = (int)((high >> 49) & 0x3FFF);
+        var scale = ExponentBias - biasedExponent;
+        if (((high >> 61) & 0x3) != 0x3 && (high & CoefficientHighMask) <= uint.MaxValue && (uint)scale <= MaxDecimalScale)
+        {
+            // What Write produces: a 96-bit coefficient (always canonical) with a decimal's own
+            // scale, which FromParts would return unchanged.
+            return new decimal((int)(uint)low, (int)(uint)(low >> 32), (int)(uint)high, negative, (byte)scale);
+        }
+
         if (((high >> 61) & 0x3) == 0x3)
         {
             // Combination field 11xxx: infinity, NaN, or a coefficient of 2^113 or more (non-canonical).
@@ -52,7 +61,7 @@ internal static class Decimal128Encoding
             throw new BsonFormatException($"Decimal128 {what} cannot be represented by a .NET decimal", offset);
         }
 
-        var exponent = (int)((high >> 49) & 0x3FFF) - ExponentBias;
+        var exponent = biasedExponent - ExponentBias;
         var coefficient = new UInt128(high & CoefficientHighMask, low);
         if (coefficient > _maxCanonicalCoefficient)
         {

@@ -121,35 +121,13 @@ public static class BsonMemberReader
     }
 
     /// <summary>
-    /// Counts the items of the array the reader is positioned at, on a copy of the reader, so a
+    /// Counts the items of the array the reader is positioned at, without moving it, so a
     /// deserializer can allocate its collection at the exact size instead of growing it.
     /// </summary>
-    public static int CountArrayItems(BsonSpanReader probe)
-    {
-        probe.ReadArrayStart();
-        var count = 0;
-        while (probe.TryReadItemHeader(out var type))
-        {
-            probe.SkipValue(type);
-            count++;
-        }
+    public static int CountArrayItems(in BsonSpanReader probe) => probe.CountEntries(entriesHaveFieldIds: false);
 
-        return count;
-    }
-
-    /// <summary>Counts the fields of the embedded document the reader is positioned at, on a copy.</summary>
-    public static int CountDocumentFields(BsonSpanReader probe)
-    {
-        probe.ReadDocumentStart();
-        var count = 0;
-        while (probe.TryReadFieldHeader(out var type, out _))
-        {
-            probe.SkipValue(type);
-            count++;
-        }
-
-        return count;
-    }
+    /// <summary>Counts the fields of the embedded document the reader is positioned at, without moving it.</summary>
+    public static int CountDocumentFields(in BsonSpanReader probe) => probe.CountEntries(entriesHaveFieldIds: true);
 
     /// <summary>
     /// The UTF-8 discriminator (<c>_t</c>) of the document the reader is positioned at, read on a

@@ -7,6 +7,10 @@ namespace BLite.Core.Collections;
 
 public sealed partial class DocumentCollection
 {
+    // A BTree is an immutable handle on a root that never moves, so point reads keep the last one
+    // instead of allocating a handle per lookup; a dropped and re-created collection has a new root.
+    private BTree? _primaryHandle;
+
     /// <summary>One tree descent on the primary index. The bytes stay valid for as long as the caller holds them.</summary>
     public bool TryFindById(IPageReader pages, ReadOnlySpan<byte> primaryKey, out ReadOnlyMemory<byte> document)
     {
@@ -18,7 +22,27 @@ public sealed partial class DocumentCollection
             return false;
         }
 
-        return Primary(collection).TryGet(pages, primaryKey, out document);
+        return PrimaryHandle(collection).TryGet(pages, primaryKey, out document);
+    }
+
+    /// <summary>Whether a document has this primary key: one tree descent; the document is never read, however large.</summary>
+    public bool ContainsId(IPageReader pages, ReadOnlySpan<byte> primaryKey)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        var collection = Resolve(pages);
+        return collection is not null && PrimaryHandle(collection).ContainsKey(pages, primaryKey);
+    }
+
+    private BTree PrimaryHandle(CollectionInfo collection)
+    {
+        var handle = _primaryHandle;
+        if (handle is null || handle.RootPageId != collection.PrimaryRoot)
+        {
+            handle = BTree.Open(collection.PrimaryRoot);
+            _primaryHandle = handle;
+        }
+
+        return handle;
     }
 
     /// <summary>Number of documents, from the collection's counter page (no scan).</summary>

@@ -60,6 +60,13 @@ public sealed partial class DocumentDatabase : IDisposable
         return Storage.BeginRead();
     }
 
+    /// <inheritdoc cref="StorageEngine.Read{TState, TResult}"/>
+    public TResult Read<TState, TResult>(TState state, Func<IPageReader, TState, TResult> operation)
+    {
+        ThrowIfDisposed();
+        return Storage.Read(state, operation);
+    }
+
     public WriteTransaction BeginWrite()
     {
         ThrowIfDisposed();

@@ -80,24 +80,8 @@ public sealed partial class StorageEngine : IDisposable
     /// <summary>Starts a snapshot reader: it sees every commit acknowledged before this call, and nothing later.</summary>
     public ReadTransaction BeginRead()
     {
-        long snapshot;
-        lock (_sync)
-        {
-            ThrowIfDisposed();
-            snapshot = _publishedSeq;
-            CollectionsMarshal.GetValueRefOrAddDefault(_readers, snapshot, out _)++;
-        }
-
-        try
-        {
-            var pageCount = DatabaseHeader.ReadPageCount(GetImage(PageIds.Header, snapshot));
-            return new ReadTransaction(this, snapshot, pageCount);
-        }
-        catch
-        {
-            EndRead(snapshot);
-            throw;
-        }
+        var snapshot = EnterRead(out var pageCount);
+        return new ReadTransaction(this, snapshot, pageCount);
     }
 
     /// <summary>Waits for the single writer slot and starts a write transaction.</summary>

@@ -8,9 +8,20 @@ namespace BLite.Core.Transactions;
 /// may be open at once, on any threads; none blocks the writer. Dispose it to let the engine
 /// forget the page versions only it still needs.
 /// </summary>
+/// <remarks>
+/// <see cref="StorageEngine.Read{TState, TResult}"/> recycles one instance per thread so a point
+/// read allocates nothing. A recycled instance is bound to its thread while armed and drops its
+/// engine when idle (an idle per-thread spare must not keep a closed engine and its cache alive);
+/// a reference kept past the call finds it disposed, or on another thread, and throws rather than
+/// read the later snapshot it may since have been re-armed with.
+/// </remarks>
 public sealed class ReadTransaction : IPageReader, IDisposable
 {
-    private readonly StorageEngine _engine;
+    [ThreadStatic]
+    private static ReadTransaction? t_spare;
+
+    private StorageEngine? _engine;
+    private int _ownerThreadId;
     private int _disposed;
 
     internal ReadTransaction(StorageEngine engine, long snapshot, uint pageCount)
@@ -20,29 +31,78 @@ public sealed class ReadTransaction : IPageReader, IDisposable
         PageCount = pageCount;
     }
 
-    public int PagePayloadSize => _engine.PagePayloadSize;
+    private ReadTransaction()
+    {
+    }
+
+    public int PagePayloadSize => (_engine ?? throw new ObjectDisposedException(nameof(ReadTransaction))).PagePayloadSize;
 
     /// <summary>Pages 0..PageCount-1 exist in this snapshot.</summary>
-    public uint PageCount { get; }
+    public uint PageCount { get; private set; }
 
-    internal long Snapshot { get; }
+    internal long Snapshot { get; private set; }
+
+    private StorageEngine Engine
+    {
+        get
+        {
+            ThrowIfUnusable();
+            return _engine!;
+        }
+    }
 
     public ReadOnlyMemory<byte> ReadPage(uint pageId)
     {
-        ObjectDisposedException.ThrowIf(_disposed != 0, this);
+        var engine = Engine;
         PageGuards.ThrowIfNotUserPage(pageId, PageCount);
-        return new ReadOnlyMemory<byte>(_engine.GetImage(pageId, Snapshot), 0, PageLayout.PayloadSize(_engine.PageSize));
+        return new ReadOnlyMemory<byte>(engine.GetImage(pageId, Snapshot), 0, PageLayout.PayloadSize(engine.PageSize));
     }
 
     /// <summary>Reads any page, the header and free-list trunks included (for the consistency checker).</summary>
-    internal ReadOnlyMemory<byte> ReadAnyPage(uint pageId) =>
-        new(_engine.GetImage(pageId, Snapshot), 0, PageLayout.PayloadSize(_engine.PageSize));
+    internal ReadOnlyMemory<byte> ReadAnyPage(uint pageId)
+    {
+        var engine = Engine;
+        return new(engine.GetImage(pageId, Snapshot), 0, PageLayout.PayloadSize(engine.PageSize));
+    }
 
     public void Dispose()
     {
         if (Interlocked.Exchange(ref _disposed, 1) == 0)
         {
-            _engine.EndRead(Snapshot);
+            _engine!.EndRead(Snapshot);
         }
     }
+
+    /// <summary>The calling thread's spare instance armed with an already registered snapshot, or a new one when the spare is in use (a nested read).</summary>
+    internal static ReadTransaction Rent(StorageEngine engine, long snapshot, uint pageCount)
+    {
+        var read = t_spare ?? new ReadTransaction();
+        t_spare = null;
+        read._engine = engine;
+        read.Snapshot = snapshot;
+        read.PageCount = pageCount;
+        read._ownerThreadId = Environment.CurrentManagedThreadId;
+        Volatile.Write(ref read._disposed, 0);
+        return read;
+    }
+
+    /// <summary>Ends the snapshot (unless the operation already disposed it) and keeps the instance as this thread's spare.</summary>
+    internal void Recycle()
+    {
+        Dispose();
+        _engine = null;
+        t_spare = this;
+    }
+
+    private void ThrowIfUnusable()
+    {
+        ObjectDisposedException.ThrowIf(_disposed != 0, this);
+        if (_ownerThreadId != 0 && _ownerThreadId != Environment.CurrentManagedThreadId)
+        {
+            ThrowWrongThread();
+        }
+    }
+
+    private static void ThrowWrongThread() =>
+        throw new InvalidOperationException("This reader was lent for one call on another thread; use StorageEngine.BeginRead for a reader to share between threads.");
 }

@@ -71,6 +71,10 @@ internal sealed class IdPolicy<TId>
         return _keyType == typeof(int) ? _converter.FromKey(checked((int)value)) : _converter.FromKey(value);
     }
 
+    /// <summary>The same key as <see cref="EncodeKey"/>, inline when the id is native and not a long string.</summary>
+    public PrimaryKeyBytes EncodeKeyBytes(TId id) =>
+        _converter is null ? IdValues<TId>.EncodeKeyBytes(id) : PrimaryKeyBytes.FromArray(EncodeKey(id));
+
     /// <summary>The encoded primary key of an id, as the collections layer keys <c>_id</c>.</summary>
     public byte[] EncodeKey(TId id)
     {

@@ -97,6 +97,37 @@ internal static class IdValues<TId>
         throw new NotSupportedException($"Id type {typeof(TId).Name} is not supported; use ObjectId, Guid, int, long or string.");
     }
 
+    /// <summary>The same key as <see cref="EncodeKey"/>, held inline unless it is a long string (a lookup then allocates nothing).</summary>
+    public static PrimaryKeyBytes EncodeKeyBytes(TId id)
+    {
+        if (typeof(TId) == typeof(ObjectId))
+        {
+            return PrimaryKeyBytes.Of(Unsafe.As<TId, ObjectId>(ref id));
+        }
+
+        if (typeof(TId) == typeof(Guid))
+        {
+            return PrimaryKeyBytes.Of(Unsafe.As<TId, Guid>(ref id));
+        }
+
+        if (typeof(TId) == typeof(int))
+        {
+            return PrimaryKeyBytes.Of(Unsafe.As<TId, int>(ref id));
+        }
+
+        if (typeof(TId) == typeof(long))
+        {
+            return PrimaryKeyBytes.Of(Unsafe.As<TId, long>(ref id));
+        }
+
+        if (typeof(TId) == typeof(string) && id is string { Length: <= PrimaryKeyBytes.MaxInlineStringLength } text)
+        {
+            return PrimaryKeyBytes.OfShortString(text);
+        }
+
+        return PrimaryKeyBytes.FromArray(EncodeKey(id));
+    }
+
     /// <summary>The encoded primary key of an id, as the collections layer keys <c>_id</c>.</summary>
     public static byte[] EncodeKey(TId id)
     {

@@ -73,6 +73,29 @@ public class Decimal128EncodingTests
     }
 
     [Fact]
+    public void Random_decimals_round_trip_bit_for_bit()
+    {
+        const int seed = 20261121;
+        var random = new Random(seed);
+        for (var i = 0; i < 10_000; i++)
+        {
+            var value = new decimal(random.Next(int.MinValue, int.MaxValue), random.Next(int.MinValue, int.MaxValue), random.Next(int.MinValue, int.MaxValue), random.Next(2) == 1, (byte)random.Next(29));
+            Assert.True(Bits(value).SequenceEqual(Bits(RoundTrip(value))), $"seed {seed}, value {value}");
+        }
+    }
+
+    [Fact]
+    public void Coefficients_at_the_96_bit_edge_are_read_exactly_or_refused()
+    {
+        var max96 = (UInt128.One << 96) - 1;
+        Assert.Equal(Bits(new decimal(-1, -1, -1, false, 28)), Bits(Decimal128Encoding.Read(Encode(false, max96, -28), 0)));
+        Assert.Equal(Bits(new decimal(-1, -1, -1, true, 0)), Bits(Decimal128Encoding.Read(Encode(true, max96, 0), 0)));
+        Assert.Throws<BsonFormatException>(() => Decimal128Encoding.Read(Encode(false, max96 + 1, 0), 0));
+        Assert.Equal(Bits(new decimal(10, 0, 10, false, 28)), Bits(Decimal128Encoding.Read(Encode(false, ((UInt128.One << 64) + 1) * 10, -28), 0)));
+        Assert.Equal(Bits(1.0000000000000000000000000000m), Bits(Decimal128Encoding.Read(Encode(false, UInt128.Parse("100000000000000000000000000000"), -29), 0)));
+    }
+
+    [Fact]
     public void Infinity_nan_and_non_canonical_decimal128_are_refused()
     {
         var bytes = new byte[16];
