@@ -18,6 +18,30 @@ public class FindByIdBenchmark : ComparisonBenchmark
     }
 }
 
+/// <summary>
+/// The N+1 pattern: 1,000 finds by id in a loop, as an application resolving references one at a
+/// time does; one operation is the whole loop.
+/// </summary>
+[BenchmarkCategory("find-by-id-loop-1000")]
+public class FindByIdLoopBenchmark : ComparisonBenchmark
+{
+    public const int Lookups = 1000;
+
+    private int _next;
+
+    protected override int Run(IOrderStore store)
+    {
+        var keys = Data.LookupKeys;
+        var found = 0;
+        for (var i = 0; i < Lookups; i++)
+        {
+            found += store.FindById(keys[_next++ & (keys.Length - 1)]) is null ? 0 : 1;
+        }
+
+        return found;
+    }
+}
+
 /// <summary>All orders with Status == "shipped" (about a quarter), deserialized.</summary>
 public abstract class ScanStatusBenchmarkBase : ComparisonBenchmark
 {

@@ -11,6 +11,14 @@ internal sealed partial class ManualRunner
         var keys = _data.LookupKeys;
         var mask = keys.Length - 1;
         Record("find-by-id", store, _timer.Measure(int.MaxValue, i => Require(store.FindById(keys[i & mask]))));
+        Record("find-by-id-loop-1000", store, _timer.Measure(int.MaxValue, i =>
+        {
+            var start = i * FindByIdLoopBenchmark.Lookups;
+            for (var j = 0; j < FindByIdLoopBenchmark.Lookups; j++)
+            {
+                Require(store.FindById(keys[(start + j) & mask]));
+            }
+        }));
     }
 
     private void RunScan(IOrderStore store, string scenario)
