@@ -89,7 +89,24 @@ public sealed partial class DocumentCollection
         {
             var primaryKey = EncodePrimaryKey(document, id, keyBuffer);
             var collection = Resolve(pages);
-            if (collection is null || !Primary(collection).TryGet(pages, primaryKey, out var old))
+            if (collection is null)
+            {
+                return false;
+            }
+
+            if (collection.Indexes.Count == 0)
+            {
+                // Without secondary indexes the old document is not needed: one descent replaces it.
+                if (!Primary(collection).Replace(pages, primaryKey, document))
+                {
+                    return false;
+                }
+
+                _database.Catalog.PersistNewFieldNames(pages);
+                return true;
+            }
+
+            if (!Primary(collection).TryGet(pages, primaryKey, out var old))
             {
                 return false;
             }
@@ -200,33 +217,6 @@ public sealed partial class DocumentCollection
             DeleteEntries(pages, collection.Indexes[i], removed[i], primaryKey);
             InsertEntries(pages, collection.Indexes[i], added[i], primaryKey);
         }
-    }
-
-    /// <summary>Removes the document with this encoded primary key; false when there is none.</summary>
-    public bool Delete(IPageWriter pages, ReadOnlySpan<byte> primaryKey)
-    {
-        ArgumentNullException.ThrowIfNull(pages);
-        var collection = Resolve(pages);
-        if (collection is null || !Primary(collection).TryGet(pages, primaryKey, out var old))
-        {
-            return false;
-        }
-
-        var removed = new List<byte[]>[collection.Indexes.Count];
-        for (var i = 0; i < removed.Length; i++)
-        {
-            removed[i] = BuildKeys(old.Span, collection.Indexes[i], primaryKey);
-        }
-
-        for (var i = 0; i < removed.Length; i++)
-        {
-            DeleteEntries(pages, collection.Indexes[i], removed[i], primaryKey);
-        }
-
-        Primary(collection).Delete(pages, primaryKey);
-        var stats = pages.WritePage(collection.StatsPage).Span;
-        CollectionStats.WriteCount(stats, CollectionStats.ReadCount(stats) - 1);
-        return true;
     }
 
     /// <summary>

@@ -13,7 +13,10 @@ public sealed partial class BTree
     /// <summary>Adds the entry or replaces the value of an existing key (freeing its old overflow chain).</summary>
     public void Upsert(IPageWriter pages, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => Put(pages, key, value, replace: true);
 
-    private bool Put(IPageWriter pages, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool replace)
+    /// <summary>Replaces the value of an existing key (freeing its old overflow chain); returns false and changes nothing when the key is absent.</summary>
+    public bool Replace(IPageWriter pages, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => Put(pages, key, value, replace: true, insertIfAbsent: false);
+
+    private bool Put(IPageWriter pages, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool replace, bool insertIfAbsent = true)
     {
         ArgumentNullException.ThrowIfNull(pages);
         var payloadSize = pages.PagePayloadSize;
@@ -26,7 +29,7 @@ public sealed partial class BTree
         var level = Descend(pages, key, pathPages, pathChildIndexes);
         var leafId = pathPages[level];
         var index = BTreeNode.LowerBound(pages.ReadPage(leafId).Span, key, out var found);
-        if (found && !replace)
+        if (found ? !replace : !insertIfAbsent)
             return false;
 
         var inline = (long)BTreeNode.CellHeaderSize + key.Length + value.Length <= MaxCellSize(payloadSize);
