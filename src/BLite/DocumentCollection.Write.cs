@@ -1,3 +1,5 @@
+using System.CodeDom.Compiler;
+using System.Reflection;
 using BLite.Bson;
 using BLite.Core.Storage;
 using BLite.Storage;
@@ -6,6 +8,16 @@ namespace BLite;
 
 public sealed partial class DocumentCollection<TId, T>
 {
+    private bool? _mapperIsGenerated;
+
+    /// <summary>
+    /// Whether the mapper is one BLite generated. Its output is well formed by construction (every
+    /// header is followed by the value the typed writer call it pairs with, lengths and depth are
+    /// kept by BsonSpanWriter, ids go through IdConverter's BsonValue), so the engine skips its
+    /// validation walk for those bytes. A hand-written mapper's bytes are validated like any caller's.
+    /// </summary>
+    private bool MapperIsGenerated => _mapperIsGenerated ??=
+        Mapper.GetType().GetCustomAttribute<GeneratedCodeAttribute>() is { Tool: "BLite.Generators" };
     /// <summary>Stores a new document and returns its id (generated when left at its default value).</summary>
     public TId Insert(T document)
     {
@@ -57,7 +69,14 @@ public sealed partial class DocumentCollection<TId, T>
         try
         {
             using var buffer = Serialize(document);
-            Documents.Insert(pages, buffer.WrittenSpan);
+            if (MapperIsGenerated)
+            {
+                Documents.InsertWellFormed(pages, buffer.WrittenSpan);
+            }
+            else
+            {
+                Documents.Insert(pages, buffer.WrittenSpan);
+            }
         }
         catch when (generated)
         {
@@ -85,7 +104,7 @@ public sealed partial class DocumentCollection<TId, T>
     private bool UpdateCore(IPageWriter pages, T document)
     {
         using var buffer = Serialize(document);
-        return Documents.Update(pages, buffer.WrittenSpan);
+        return MapperIsGenerated ? Documents.UpdateWellFormed(pages, buffer.WrittenSpan) : Documents.Update(pages, buffer.WrittenSpan);
     }
 
     private bool UpsertCore(IPageWriter pages, T document)
@@ -98,7 +117,7 @@ public sealed partial class DocumentCollection<TId, T>
         }
 
         using var buffer = Serialize(document);
-        return Documents.Upsert(pages, buffer.WrittenSpan);
+        return MapperIsGenerated ? Documents.UpsertWellFormed(pages, buffer.WrittenSpan) : Documents.Upsert(pages, buffer.WrittenSpan);
     }
 
     private DocumentBuffer Serialize(T document)

@@ -13,7 +13,10 @@ public sealed partial class BTree
     /// <summary>Adds the entry or replaces the value of an existing key (freeing its old overflow chain).</summary>
     public void Upsert(IPageWriter pages, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => Put(pages, key, value, replace: true);
 
-    private bool Put(IPageWriter pages, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool replace)
+    /// <summary>Replaces the value of an existing key (freeing its old overflow chain); returns false and changes nothing when the key is absent.</summary>
+    public bool Replace(IPageWriter pages, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => Put(pages, key, value, replace: true, insertIfAbsent: false);
+
+    private bool Put(IPageWriter pages, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, bool replace, bool insertIfAbsent = true)
     {
         ArgumentNullException.ThrowIfNull(pages);
         var payloadSize = pages.PagePayloadSize;
@@ -26,11 +29,14 @@ public sealed partial class BTree
         var level = Descend(pages, key, pathPages, pathChildIndexes);
         var leafId = pathPages[level];
         var index = BTreeNode.LowerBound(pages.ReadPage(leafId).Span, key, out var found);
-        if (found && !replace)
+        if (found ? !replace : !insertIfAbsent)
             return false;
 
         var inline = (long)BTreeNode.CellHeaderSize + key.Length + value.Length <= MaxCellSize(payloadSize);
         var cellSize = BTreeNode.CellHeaderSize + key.Length + (inline ? value.Length : BTreeNode.OverflowReferenceSize);
+        if (inline && !found && TryInsertIntoLeaf(pages.WritePage(leafId).Span, index, cellSize, key, value))
+            return true;
+
         byte[]? rented = null;
         var cell = cellSize <= StackCellLimit
             ? stackalloc byte[StackCellLimit]
@@ -66,6 +72,20 @@ public sealed partial class BTree
             if (rented is not null)
                 ArrayPool<byte>.Shared.Return(rented);
         }
+    }
+
+    /// <summary>
+    /// The common case: the new entry fits in its leaf, so its cell is written in place rather
+    /// than assembled in a buffer and copied in (a document is copied once, not twice).
+    /// </summary>
+    private static bool TryInsertIntoLeaf(Span<byte> leaf, int index, int cellSize, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        var destination = BTreeNode.TryInsertCell(leaf, index, cellSize);
+        if (destination.IsEmpty)
+            return false;
+        BTreeNode.WriteLeafCell(destination, key, (uint)value.Length);
+        value.CopyTo(destination[(BTreeNode.CellHeaderSize + key.Length)..]);
+        return true;
     }
 
     /// <summary>Puts a raw cell at slot <paramref name="index"/> of the node at <paramref name="level"/>, splitting upwards as needed.</summary>

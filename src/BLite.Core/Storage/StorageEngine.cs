@@ -48,7 +48,7 @@ public sealed partial class StorageEngine : IDisposable
         PageSize = pageSize;
         DatabaseId = databaseId;
         _pages = new PageTable(pageSize, options.CacheBudgetBytes);
-        _wal = new WriteAheadLog(wal, pageSize, databaseId);
+        _wal = new WriteAheadLog(wal, pageSize, databaseId, options.Durability == Durability.Full ? options.WalCheckpointThresholdBytes : 0);
         _filePageCount = file.Length / pageSize;
     }
 

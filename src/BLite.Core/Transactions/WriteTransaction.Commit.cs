@@ -1,3 +1,4 @@
+using System.Buffers;
 using BLite.Core.Storage;
 using BLite.Core.Storage.Paging;
 
@@ -80,17 +81,7 @@ public sealed partial class WriteTransaction
 
             if (_dirty.Count > 0)
             {
-                var pageIds = new uint[_dirty.Count];
-                _dirty.Keys.CopyTo(pageIds, 0);
-                Array.Sort(pageIds);
-                var images = new byte[pageIds.Length][];
-                for (var i = 0; i < pageIds.Length; i++)
-                {
-                    images[i] = _dirty[pageIds[i]];
-                    PageLayout.Seal(images[i], pageIds[i]);
-                }
-
-                lsn = _engine.AppendCommit(pageIds, images, out checkpointDue);
+                lsn = SealAndAppend(out checkpointDue);
             }
         }
         catch
@@ -111,6 +102,37 @@ public sealed partial class WriteTransaction
         }
 
         return lsn;
+    }
+
+    private long SealAndAppend(out bool checkpointDue)
+    {
+        var count = _dirty.Count;
+        var pageIds = ArrayPool<uint>.Shared.Rent(count);
+        var images = ArrayPool<byte[]>.Shared.Rent(count);
+        try
+        {
+            var i = 0;
+            foreach (var (pageId, image) in _dirty)
+            {
+                pageIds[i] = pageId;
+                images[i] = image;
+                i++;
+            }
+
+            // Frames go out in page-id order, so the layout of a transaction in the log is deterministic.
+            Array.Sort(pageIds, images, 0, count);
+            for (i = 0; i < count; i++)
+            {
+                PageLayout.Seal(images[i], pageIds[i]);
+            }
+
+            return _engine.AppendCommit(pageIds.AsSpan(0, count), images.AsSpan(0, count), out checkpointDue);
+        }
+        finally
+        {
+            ArrayPool<uint>.Shared.Return(pageIds);
+            ArrayPool<byte[]>.Shared.Return(images, clearArray: true);
+        }
     }
 
     private void ReturnFreedPagesToFreeList()

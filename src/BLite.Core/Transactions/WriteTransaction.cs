@@ -149,7 +149,10 @@ public sealed partial class WriteTransaction : IPageWriter, IDisposable
     {
         if (!_dirty.TryGetValue(pageId, out var image))
         {
-            image = (byte[])_engine.GetImage(pageId, _snapshot).Clone();
+            // Every byte is overwritten by the copy, so the array need not be zeroed first.
+            var committed = _engine.GetImage(pageId, _snapshot);
+            image = GC.AllocateUninitializedArray<byte>(committed.Length);
+            committed.CopyTo(image, 0);
             _dirty[pageId] = image;
         }
 

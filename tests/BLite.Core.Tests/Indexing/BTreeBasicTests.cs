@@ -92,4 +92,27 @@ public sealed class BTreeBasicTests
         Assert.Equal(1, verification.Depth);
         Assert.False(tree.Scan(pages, KeyRange.All).MoveNext());
     }
+
+    [Fact]
+    public void Replace_changes_an_existing_value_and_refuses_an_absent_key_without_writing()
+    {
+        var pages = new InMemoryPages();
+        var tree = BTree.Create(pages);
+        tree.Insert(pages, TestKeys.Int(1), [1, 2, 3]);
+        var large = new byte[20_000];
+        new Random(5).NextBytes(large);
+
+        Assert.True(tree.Replace(pages, TestKeys.Int(1), large));
+        var writesBefore = pages.WritePageCalls;
+        Assert.False(tree.Replace(pages, TestKeys.Int(2), [9]));
+
+        Assert.Equal(writesBefore, pages.WritePageCalls);
+        Assert.True(tree.TryGet(pages, TestKeys.Int(1), out var stored));
+        Assert.Equal(large, stored.ToArray());
+        Assert.False(tree.TryGet(pages, TestKeys.Int(2), out _));
+        Assert.True(tree.Replace(pages, TestKeys.Int(1), [4]));
+        Assert.True(tree.TryGet(pages, TestKeys.Int(1), out stored));
+        Assert.Equal([4], stored.ToArray());
+        Assert.Empty(BTreeVerifier.Verify(pages, tree.RootPageId).Problems);
+    }
 }

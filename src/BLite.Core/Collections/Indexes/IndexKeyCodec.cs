@@ -45,14 +45,20 @@ internal static class IndexKeyCodec
         var buffer = ArrayPool<byte>.Shared.Rent(maxLength);
         try
         {
-            var writer = new KeyWriter(buffer.AsSpan(0, maxLength));
-            AppendId(ref writer, id.Type, id.Bytes(document));
-            return writer.WrittenSpan.ToArray();
+            return buffer.AsSpan(0, EncodePrimaryKey(document, id, buffer.AsSpan(0, maxLength))).ToArray();
         }
         finally
         {
             ArrayPool<byte>.Shared.Return(buffer);
         }
+    }
+
+    /// <summary>As above, into <paramref name="destination"/> (its length is the limit); returns the key's length.</summary>
+    public static int EncodePrimaryKey(ReadOnlySpan<byte> document, FieldValueRef id, Span<byte> destination)
+    {
+        var writer = new KeyWriter(destination);
+        AppendId(ref writer, id.Type, id.Bytes(document));
+        return writer.WrittenSpan.Length;
     }
 
     public static void AppendId(ref KeyWriter writer, BsonType type, ReadOnlySpan<byte> raw)

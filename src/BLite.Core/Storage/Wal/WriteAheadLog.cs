@@ -10,18 +10,28 @@ namespace BLite.Core.Storage.Wal;
 /// </summary>
 internal sealed class WriteAheadLog
 {
+    private const long MinimumExtension = 256 * 1024;
+    private static readonly byte[] ZeroBlock = new byte[64 * 1024];
+
     private readonly IStorageDevice _device;
     private readonly int _pageSize;
     private readonly ulong _databaseId;
     private readonly List<ReadOnlyMemory<byte>> _segments = [];
+    private readonly long _preallocationLimit;
     private uint _salt;
     private uint _lastChecksum;
+    private long _allocated;
 
-    public WriteAheadLog(IStorageDevice device, int pageSize, ulong databaseId)
+    /// <param name="preallocationLimit">
+    /// 0 to let the file grow by each append; otherwise the size up to which the file is extended
+    /// with zeros ahead of the appends (see <see cref="ExtendAhead"/>).
+    /// </param>
+    public WriteAheadLog(IStorageDevice device, int pageSize, ulong databaseId, long preallocationLimit)
     {
         _device = device;
         _pageSize = pageSize;
         _databaseId = databaseId;
+        _preallocationLimit = preallocationLimit;
     }
 
     public int FrameSize => WalFormat.FrameSize(_pageSize);
@@ -49,6 +59,7 @@ internal sealed class WriteAheadLog
         _lastChecksum = WalFormat.HeaderChecksum(header);
         End = WalFormat.HeaderSize;
         FrameCount = 0;
+        _allocated = _device.Length;
     }
 
     /// <summary>Continues from a recovered log, so a checkpoint can copy its frames before the restart.</summary>
@@ -57,6 +68,7 @@ internal sealed class WriteAheadLog
         Generation = generation;
         FrameCount = frameCount;
         End = end;
+        _allocated = _device.Length;
     }
 
     /// <summary>
@@ -86,6 +98,11 @@ internal sealed class WriteAheadLog
             }
 
             _device.Write(End, _segments);
+            if (offset > _allocated)
+            {
+                ExtendAhead(offset);
+            }
+
             var appended = offset - End;
             End = offset;
             FrameCount += (uint)count;
@@ -97,5 +114,36 @@ internal sealed class WriteAheadLog
             _segments.Clear();
             ArrayPool<byte>.Shared.Return(headers);
         }
+    }
+
+    /// <summary>
+    /// Overwriting blocks that already hold data makes a flush cheaper than appending: an append
+    /// also changes the file's size and block map, which the flush must commit to the file
+    /// system's journal (measured on ext4: about 105 us per 24 KB commit appended, 63 us
+    /// overwritten). After the first checkpoint the log is rewritten in place from its start, so
+    /// only the first generation of a new log appends; in Full durability the log is extended
+    /// with zeros ahead of it, doubling (at least 256 KB) up to the checkpoint threshold, so most
+    /// of those commits also overwrite. The zeros are flushed by the commit's own flush. A
+    /// zero-filled frame fails its generation and salt check, so recovery reads it as the end
+    /// of the log (as it does stale frames of earlier generations).
+    /// </summary>
+    private void ExtendAhead(long written)
+    {
+        _allocated = written;
+        if (_preallocationLimit <= 0 || written >= _preallocationLimit)
+        {
+            return;
+        }
+
+        var target = Math.Min(_preallocationLimit, Math.Max(2 * written, written + MinimumExtension));
+        var zeros = ZeroBlock;
+        _segments.Clear();
+        for (var position = written; position < target; position += zeros.Length)
+        {
+            _segments.Add(zeros.AsMemory(0, (int)Math.Min(zeros.Length, target - position)));
+        }
+
+        _device.Write(written, _segments);
+        _allocated = target;
     }
 }
