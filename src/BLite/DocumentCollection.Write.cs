@@ -1,6 +1,5 @@
-using System.CodeDom.Compiler;
-using System.Reflection;
 using BLite.Bson;
+using BLite.Bson.Mapping;
 using BLite.Core.Storage;
 using BLite.Storage;
 
@@ -8,16 +7,12 @@ namespace BLite;
 
 public sealed partial class DocumentCollection<TId, T>
 {
-    private bool? _mapperIsGenerated;
-
     /// <summary>
-    /// Whether the mapper is one BLite generated. Its output is well formed by construction (every
-    /// header is followed by the value the typed writer call it pairs with, lengths and depth are
-    /// kept by BsonSpanWriter, ids go through IdConverter's BsonValue), so the engine skips its
-    /// validation walk for those bytes. A hand-written mapper's bytes are validated like any caller's.
+    /// Bytes from a generated mapper are well formed by construction, so the engine skips its
+    /// validation walk for them; a hand-written mapper's bytes are validated like any caller's.
     /// </summary>
-    private bool MapperIsGenerated => _mapperIsGenerated ??=
-        Mapper.GetType().GetCustomAttribute<GeneratedCodeAttribute>() is { Tool: "BLite.Generators" };
+    private bool MapperIsGenerated => Mapper is IGeneratedDocumentMapper;
+
     /// <summary>Stores a new document and returns its id (generated when left at its default value).</summary>
     public TId Insert(T document)
     {

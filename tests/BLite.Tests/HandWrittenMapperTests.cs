@@ -39,6 +39,13 @@ public sealed class HandWrittenMapperTests : IDisposable
     }
 
     [Fact]
+    public void Only_generated_mappers_carry_the_marker_that_skips_validation()
+    {
+        Assert.IsAssignableFrom<IGeneratedDocumentMapper>(_db.Orders.Mapper);
+        Assert.False(_db.Notes(new WellFormedNoteMapper()).Mapper is IGeneratedDocumentMapper);
+    }
+
+    [Fact]
     public void A_generated_mapper_still_gets_duplicate_ids_refused()
     {
         var order = Orders.Create(1);

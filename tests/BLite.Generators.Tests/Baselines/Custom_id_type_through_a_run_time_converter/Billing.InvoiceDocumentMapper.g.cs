@@ -6,7 +6,7 @@ namespace Billing;
 
 /// <summary>Compile-time C-BSON mapper for <see cref="global::Billing.Invoice"/> and every type it reaches.</summary>
 [global::System.CodeDom.Compiler.GeneratedCode("BLite.Generators", "1.0.0")]
-internal sealed class InvoiceDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::Billing.InvoiceId, global::Billing.Invoice>
+internal sealed class InvoiceDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::Billing.InvoiceId, global::Billing.Invoice>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper
 {
     private readonly global::BLite.Bson.BsonFieldDictionary _fieldDictionary;
     private readonly global::BLite.Bson.Mapping.IdConverter<global::Billing.InvoiceId> _idConverter;

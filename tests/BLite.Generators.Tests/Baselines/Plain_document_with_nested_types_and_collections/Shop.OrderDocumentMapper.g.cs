@@ -6,7 +6,7 @@ namespace Shop;
 
 /// <summary>Compile-time C-BSON mapper for <see cref="global::Shop.Order"/> and every type it reaches.</summary>
 [global::System.CodeDom.Compiler.GeneratedCode("BLite.Generators", "1.0.0")]
-internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::BLite.Bson.ObjectId, global::Shop.Order>
+internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::BLite.Bson.ObjectId, global::Shop.Order>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper
 {
     private readonly global::BLite.Bson.BsonFieldDictionary _fieldDictionary;
     private readonly global::BLite.Bson.Mapping.MappedField[] _fields;

@@ -6,7 +6,7 @@ namespace Zoo;
 
 /// <summary>Compile-time C-BSON mapper for <see cref="global::Zoo.Enclosure"/> and every type it reaches.</summary>
 [global::System.CodeDom.Compiler.GeneratedCode("BLite.Generators", "1.0.0")]
-internal sealed class EnclosureDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::System.Guid, global::Zoo.Enclosure>
+internal sealed class EnclosureDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::System.Guid, global::Zoo.Enclosure>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper
 {
     private readonly global::BLite.Bson.BsonFieldDictionary _fieldDictionary;
     private readonly global::BLite.Bson.Mapping.MappedField[] _fields;
