@@ -117,5 +117,5 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     private PrimaryKeyBytes LookupKey(TId id) => _ids.EncodeKeyBytes(id);
 
     private T? FindByIdCore(Core.Storage.IPageReader pages, ReadOnlySpan<byte> key) =>
-        Documents.TryFindById(pages, key, out var bytes) ? Deserialize(bytes.Span) : null;
+        Documents.TryReadById(pages, key, this, static (bytes, collection) => collection.Deserialize(bytes), out var document) ? document : null;
 }

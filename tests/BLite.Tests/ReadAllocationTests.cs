@@ -74,6 +74,25 @@ public sealed class ReadAllocationTests : IDisposable
         Assert.True(findById <= deserialize, $"FindById allocated {findById} B; deserializing the same bytes allocates {deserialize} B.");
     }
 
+    [Fact]
+    public void FindById_of_a_document_spread_over_overflow_pages_allocates_no_more_than_deserializing_it()
+    {
+        var text = string.Concat(Enumerable.Range(0, 4_000).Select(i => $"{i:D4}-"));
+        _db.Labels.Insert(new Label { Id = "large", Text = text });
+        var stored = _db.Database.Read(_db.Labels.Documents, static (pages, documents) =>
+            documents.TryFindById(pages, Core.Collections.IndexKeys.EncodeId("large"), out var bytes) ? bytes.ToArray() : []);
+
+        var findById = LeastAllocated(() => _db.Labels.FindById("large"));
+        var deserialize = LeastAllocated(() =>
+        {
+            var reader = new BsonSpanReader(stored);
+            return _db.Labels.Mapper.Deserialize(ref reader);
+        });
+
+        Assert.Equal(text, _db.Labels.FindById("large")!.Text);
+        Assert.True(findById <= deserialize, $"FindById allocated {findById} B; deserializing the same bytes allocates {deserialize} B.");
+    }
+
     private byte[] StoredBytes(ObjectId id) =>
         _db.Database.Read(_db.Orders.Documents, (pages, documents) =>
             documents.TryFindById(pages, Core.Collections.IndexKeys.EncodeId(id), out var bytes) ? bytes.ToArray() : throw new InvalidOperationException("The order was not stored."));

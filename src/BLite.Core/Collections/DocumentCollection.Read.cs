@@ -25,6 +25,24 @@ public sealed partial class DocumentCollection
         return PrimaryHandle(collection).TryGet(pages, primaryKey, out document);
     }
 
+    /// <summary>
+    /// One tree descent on the primary index, handing the document's bytes to
+    /// <paramref name="read"/>; a document spread over overflow pages is assembled in a pooled
+    /// buffer rather than a new array, so the bytes are valid only inside <paramref name="read"/>.
+    /// </summary>
+    public bool TryReadById<TState, TResult>(IPageReader pages, ReadOnlySpan<byte> primaryKey, TState state, Func<ReadOnlySpan<byte>, TState, TResult> read, out TResult result)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        var collection = Resolve(pages);
+        if (collection is null)
+        {
+            result = default!;
+            return false;
+        }
+
+        return PrimaryHandle(collection).TryRead(pages, primaryKey, state, read, out result);
+    }
+
     /// <summary>Whether a document has this primary key: one tree descent; the document is never read, however large.</summary>
     public bool ContainsId(IPageReader pages, ReadOnlySpan<byte> primaryKey)
     {

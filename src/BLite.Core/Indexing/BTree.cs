@@ -1,3 +1,4 @@
+using System.Buffers;
 using BLite.Core.Storage;
 
 namespace BLite.Core.Indexing;
@@ -82,6 +83,45 @@ public sealed partial class BTree
             pageId = BTreeNode.Child(page, BTreeNode.ChildIndexFor(page, key));
         }
         throw TooDeep();
+    }
+
+    /// <summary>
+    /// Looks a key up and hands its value to <paramref name="read"/> without keeping a copy: an
+    /// inline value is passed as a slice of the page, an overflow value is assembled in a pooled
+    /// buffer that is returned once <paramref name="read"/> is done, so the span must not escape it.
+    /// </summary>
+    public bool TryRead<TState, TResult>(IPageReader pages, ReadOnlySpan<byte> key, TState state, Func<ReadOnlySpan<byte>, TState, TResult> read, out TResult result)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        ArgumentNullException.ThrowIfNull(read);
+        var leaf = FindLeaf(pages, key, out _);
+        var page = leaf.Span;
+        var index = BTreeNode.LowerBound(page, key, out var found);
+        if (!found)
+        {
+            result = default!;
+            return false;
+        }
+
+        var length = BTreeNode.ValueLength(page, index, out var overflow);
+        if (!overflow)
+        {
+            result = read(page.Slice(BTreeNode.ValueOffset(page, index), length), state);
+            return true;
+        }
+
+        var buffer = ArrayPool<byte>.Shared.Rent(length);
+        try
+        {
+            var value = buffer.AsSpan(0, length);
+            OverflowChain.Read(pages, BTreeNode.OverflowPage(page, index), value);
+            result = read(value, state);
+            return true;
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
     }
 
     /// <summary>Whether the tree holds <paramref name="key"/>; never copies a value.</summary>
