@@ -36,6 +36,22 @@ public sealed class BTreeBasicTests
         Assert.False(cursor.MoveNext());
     }
 
+    [Theory]
+    [InlineData(3)]
+    [InlineData(5_000)]
+    public void TryRead_hands_over_the_same_bytes_as_TryGet_inline_or_through_an_overflow_chain(int length)
+    {
+        var pages = new InMemoryPages(512);
+        var tree = BTree.Create(pages);
+        var stored = TestKeys.Value(length, seed: 11);
+        tree.Insert(pages, TestKeys.Int(1), stored);
+
+        Assert.True(tree.TryRead(pages, TestKeys.Int(1), 0, static (bytes, _) => bytes.ToArray(), out var read));
+        Assert.Equal(stored, read);
+        Assert.False(tree.TryRead(pages, TestKeys.Int(2), 0, static (bytes, _) => bytes.Length, out var missing));
+        Assert.Equal(0, missing);
+    }
+
     [Fact]
     public void Insert_of_an_existing_key_returns_false_and_keeps_the_value()
     {
