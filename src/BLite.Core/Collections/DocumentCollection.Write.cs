@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using BLite.Bson;
@@ -50,107 +49,68 @@ public sealed partial class DocumentCollection
     internal void InsertWellFormed(IPageWriter pages, ReadOnlySpan<byte> document)
     {
         var id = FindId(document);
-        byte[]? rented = null;
-        var keyBuffer = _database.MaxKeySize <= StackKeyLimit
-            ? stackalloc byte[StackKeyLimit]
-            : (rented = ArrayPool<byte>.Shared.Rent(_database.MaxKeySize));
-        try
-        {
-            var primaryKey = EncodePrimaryKey(document, id, keyBuffer);
-            var collection = Resolve(pages);
+        using var keyScratch = new KeyScratch(_database.MaxKeySize, stackalloc byte[StackKeyLimit]);
+        var primaryKey = EncodePrimaryKey(document, id, keyScratch.Span);
+        var collection = Resolve(pages);
 
-            // With a unique secondary index a duplicate id must be reported as such before the
-            // secondary check could name the other index; otherwise the tree's own refusal is the check.
-            if (collection is not null && HasUniqueIndex(collection) && Primary(collection).TryGet(pages, primaryKey, out _))
-            {
-                ThrowDuplicateId(primaryKey);
-            }
-
-            InsertNew(pages, document, id, primaryKey, collection);
-        }
-        finally
+        // With a unique secondary index a duplicate id must be reported as such before the
+        // secondary check could name the other index; otherwise the tree's own refusal is the check.
+        if (collection is not null && HasUniqueIndex(collection) && Primary(collection).TryGet(pages, primaryKey, out _))
         {
-            if (rented is not null)
-            {
-                ArrayPool<byte>.Shared.Return(rented);
-            }
+            ThrowDuplicateId(primaryKey);
         }
+
+        InsertNew(pages, document, id, primaryKey, collection);
     }
 
     [SkipLocalsInit]
     internal bool UpdateWellFormed(IPageWriter pages, ReadOnlySpan<byte> document)
     {
         var id = FindId(document);
-        byte[]? rented = null;
-        var keyBuffer = _database.MaxKeySize <= StackKeyLimit
-            ? stackalloc byte[StackKeyLimit]
-            : (rented = ArrayPool<byte>.Shared.Rent(_database.MaxKeySize));
-        try
+        using var keyScratch = new KeyScratch(_database.MaxKeySize, stackalloc byte[StackKeyLimit]);
+        var primaryKey = EncodePrimaryKey(document, id, keyScratch.Span);
+        var collection = Resolve(pages);
+        if (collection is null)
         {
-            var primaryKey = EncodePrimaryKey(document, id, keyBuffer);
-            var collection = Resolve(pages);
-            if (collection is null)
+            return false;
+        }
+
+        if (collection.Indexes.Count == 0)
+        {
+            // Without secondary indexes the old document is not needed: one descent replaces it.
+            if (!Primary(collection).Replace(pages, primaryKey, document))
             {
                 return false;
             }
 
-            if (collection.Indexes.Count == 0)
-            {
-                // Without secondary indexes the old document is not needed: one descent replaces it.
-                if (!Primary(collection).Replace(pages, primaryKey, document))
-                {
-                    return false;
-                }
-
-                _database.Catalog.PersistNewFieldNames(pages);
-                return true;
-            }
-
-            if (!Primary(collection).TryGet(pages, primaryKey, out var old))
-            {
-                return false;
-            }
-
-            ReplaceExisting(pages, document, primaryKey, collection, old.Span);
+            _database.Catalog.PersistNewFieldNames(pages);
             return true;
         }
-        finally
+
+        if (!Primary(collection).TryGet(pages, primaryKey, out var old))
         {
-            if (rented is not null)
-            {
-                ArrayPool<byte>.Shared.Return(rented);
-            }
+            return false;
         }
+
+        ReplaceExisting(pages, document, primaryKey, collection, old.Span);
+        return true;
     }
 
     [SkipLocalsInit]
     internal bool UpsertWellFormed(IPageWriter pages, ReadOnlySpan<byte> document)
     {
         var id = FindId(document);
-        byte[]? rented = null;
-        var keyBuffer = _database.MaxKeySize <= StackKeyLimit
-            ? stackalloc byte[StackKeyLimit]
-            : (rented = ArrayPool<byte>.Shared.Rent(_database.MaxKeySize));
-        try
+        using var keyScratch = new KeyScratch(_database.MaxKeySize, stackalloc byte[StackKeyLimit]);
+        var primaryKey = EncodePrimaryKey(document, id, keyScratch.Span);
+        var collection = Resolve(pages);
+        if (collection is not null && Primary(collection).TryGet(pages, primaryKey, out var old))
         {
-            var primaryKey = EncodePrimaryKey(document, id, keyBuffer);
-            var collection = Resolve(pages);
-            if (collection is not null && Primary(collection).TryGet(pages, primaryKey, out var old))
-            {
-                ReplaceExisting(pages, document, primaryKey, collection, old.Span);
-                return false;
-            }
+            ReplaceExisting(pages, document, primaryKey, collection, old.Span);
+            return false;
+        }
 
-            InsertNew(pages, document, id, primaryKey, collection);
-            return true;
-        }
-        finally
-        {
-            if (rented is not null)
-            {
-                ArrayPool<byte>.Shared.Return(rented);
-            }
-        }
+        InsertNew(pages, document, id, primaryKey, collection);
+        return true;
     }
 
     private void InsertNew(IPageWriter pages, ReadOnlySpan<byte> document, FieldValueRef id, ReadOnlySpan<byte> primaryKey, CollectionInfo? collection)

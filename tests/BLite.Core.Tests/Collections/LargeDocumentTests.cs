@@ -1,5 +1,6 @@
 using BLite.Bson;
 using BLite.Core.Collections;
+using BLite.Core.Storage;
 
 namespace BLite.Core.Tests.Collections;
 
@@ -28,5 +29,22 @@ public sealed class LargeDocumentTests
 
         Assert.True(blobs.Delete("big"));
         Assert.Equal(0, blobs.Count());
+    }
+
+    [Fact]
+    public void Ids_longer_than_the_stack_key_buffer_are_stored_updated_and_found_on_large_pages()
+    {
+        using var database = DocumentDatabase.OpenInMemory(new StorageOptions { PageSize = 32 * 1024 });
+        Assert.True(database.MaxKeySize > 2048);
+        var notes = database.GetCollection("notes");
+        var id = new string('k', 3000);
+
+        notes.Insert(new BsonDocument { ["_id"] = id, ["text"] = "first" });
+        Assert.True(notes.Update(new BsonDocument { ["_id"] = id, ["text"] = "second" }));
+        Assert.False(notes.Upsert(new BsonDocument { ["_id"] = id, ["text"] = "third" }));
+
+        Assert.Equal("third", notes.FindById(id)!["text"].AsString);
+        Assert.Equal(1, notes.Count());
+        Assert.True(database.Verify().IsValid);
     }
 }
