@@ -31,6 +31,8 @@ internal sealed class OperationSampler : Sampler
 
     protected override int OperationsConsumed => _index;
 
+    protected override long SamplesLeftInPool => (_maxOperations - _index) / _batch;
+
     protected override void WarmUpOperations()
     {
         long warmUpTicks = 0;

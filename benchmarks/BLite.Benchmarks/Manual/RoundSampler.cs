@@ -33,6 +33,8 @@ internal sealed class RoundSampler : Sampler
 
     protected override int OperationsConsumed => _used;
 
+    protected override long SamplesLeftInPool => _maxRounds - _used;
+
     protected override void WarmUpOperations()
     {
         // Connections, JIT, caches; at most a quarter of the rounds allowed go to it.

@@ -16,6 +16,7 @@ internal abstract class Sampler
     private long _activeTicks;
     private long _sampledTicks;
     private int _turns;
+    private long _samplesPerTurn = long.MaxValue;
 
     protected Sampler(SamplingPlan plan)
     {
@@ -39,11 +40,21 @@ internal abstract class Sampler
     /// <summary>Operation indexes (or rounds) used so far, warm-up included.</summary>
     protected abstract int OperationsConsumed { get; }
 
+    /// <summary>Samples the rest of the pool allows (huge for pools without a real end).</summary>
+    protected abstract long SamplesLeftInPool { get; }
+
     public void WarmUp()
     {
         var start = Stopwatch.GetTimestamp();
         WarmUpOperations();
         _activeTicks += Stopwatch.GetTimestamp() - start;
+
+        // A small pool of quick operations (300 large documents, 5 batches) would be spent in a
+        // turn or two, which is no alternation at all: its samples are spread over the turns the
+        // budget plans for instead.
+        var plannedTurns = Math.Max(1, (long)Math.Ceiling(Plan.Budget / Plan.Turn));
+        var samplesLeft = Math.Min(SamplesLeftInPool, Plan.MaxSamples);
+        _samplesPerTurn = Math.Max(1, (samplesLeft + plannedTurns - 1) / plannedTurns);
     }
 
     /// <summary>Takes samples for one turn (at least one sample, unless done).</summary>
@@ -51,7 +62,7 @@ internal abstract class Sampler
     {
         var turnStart = Stopwatch.GetTimestamp();
         var last = turnStart;
-        while (!IsDone)
+        for (var taken = 0L; taken < _samplesPerTurn && !IsDone; taken++)
         {
             var sample = TakeSample();
             _samples.Add(sample.NsPerOperation);
