@@ -12,8 +12,8 @@ internal sealed class OperationTimer(SamplingPlan plan)
 {
     /// <summary>The timer whose figures are reported.</summary>
     public static OperationTimer Measuring() => new(new SamplingPlan(
-        WarmUp: TimeSpan.FromMilliseconds(50), MaxWarmUp: TimeSpan.FromMilliseconds(600), Budget: TimeSpan.FromMilliseconds(100),
-        Turn: TimeSpan.FromMilliseconds(10), MinSamples: 5, MaxSamples: 5000));
+        WarmUp: TimeSpan.FromMilliseconds(50), MaxWarmUp: TimeSpan.FromMilliseconds(600), Budget: TimeSpan.FromMilliseconds(150),
+        Turn: TimeSpan.FromMilliseconds(5), MinSamples: 5, MaxSamples: 5000));
 
     /// <summary>
     /// A few quick samples per scenario: enough calls for tiered compilation to queue every hot
