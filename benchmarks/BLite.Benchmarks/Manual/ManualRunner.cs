@@ -202,6 +202,7 @@ internal sealed partial class ManualRunner : IDisposable
     private Measurement[] Compare(string scenario, IReadOnlyList<IOrderStore> stores, Func<IOrderStore, Sampler> createSampler) =>
         Compare(scenario, stores[0].Durability.Label(), stores, store => store.Engine, createSampler);
 
+    /// <summary>The same for any contenders (stores or codecs), each named by its engine.</summary>
     private Measurement[] Compare<TContender>(
         string scenario, string durability, IReadOnlyList<TContender> contenders, Func<TContender, string> engineOf, Func<TContender, Sampler> createSampler)
     {
