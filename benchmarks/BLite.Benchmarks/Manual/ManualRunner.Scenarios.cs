@@ -6,12 +6,12 @@ namespace BLite.Benchmarks.Manual;
 
 internal sealed partial class ManualRunner
 {
-    private void RunFindById(IOrderStore store)
+    private void RunFindById(IReadOnlyList<IOrderStore> stores)
     {
         var keys = _data.LookupKeys;
         var mask = keys.Length - 1;
-        Record("find-by-id", store, _timer.Measure(int.MaxValue, i => Require(store.FindById(keys[i & mask]))));
-        Record("find-by-id-loop-1000", store, _timer.Measure(int.MaxValue, i =>
+        Compare("find-by-id", stores, store => _timer.Operations(int.MaxValue, i => Require(store.FindById(keys[i & mask]))));
+        Compare("find-by-id-loop-1000", stores, store => _timer.Operations(int.MaxValue, i =>
         {
             var start = i * FindByIdLoopBenchmark.Lookups;
             for (var j = 0; j < FindByIdLoopBenchmark.Lookups; j++)
@@ -21,23 +21,26 @@ internal sealed partial class ManualRunner
         }));
     }
 
-    private void RunScan(IOrderStore store, string scenario)
+    private void RunScan(IReadOnlyList<IOrderStore> stores, string scenario)
     {
-        var found = new List<CustomerOrder>();
-        Record(scenario, store, _timer.Measure(int.MaxValue, _ =>
+        Compare(scenario, stores, store =>
         {
-            found.Clear();
-            if (store.FindByStatus(ComparisonDataset.ScannedStatus, found) == 0)
+            var found = new List<CustomerOrder>();
+            return _timer.Operations(int.MaxValue, _ =>
             {
-                throw new InvalidOperationException($"{store.Engine} found no '{ComparisonDataset.ScannedStatus}' order.");
-            }
-        }));
+                found.Clear();
+                if (store.FindByStatus(ComparisonDataset.ScannedStatus, found) == 0)
+                {
+                    throw new InvalidOperationException($"{store.Engine} found no '{ComparisonDataset.ScannedStatus}' order.");
+                }
+            });
+        });
     }
 
-    private void RunUpdate(IOrderStore store)
+    private void RunUpdate(IReadOnlyList<IOrderStore> stores)
     {
         var samples = _data.Samples;
-        Record("update-single", store, _timer.Measure(int.MaxValue, i =>
+        Compare("update-single", stores, store => _timer.Operations(int.MaxValue, i =>
         {
             var order = samples[i % samples.Length];
             order.Shipping.EstimatedDelivery = order.Shipping.EstimatedDelivery.AddHours(1);
@@ -47,51 +50,62 @@ internal sealed partial class ManualRunner
 
     // Each deleted order is put back outside the timed region, so every delete hits a present
     // document and the dataset keeps its size.
-    private void RunDelete(IOrderStore store)
+    private void RunDelete(IReadOnlyList<IOrderStore> stores)
     {
         var samples = _data.Samples;
-        Record("delete-single", store, _timer.Measure(
+        Compare("delete-single", stores, store => _timer.Operations(
             int.MaxValue,
             i => Require(store.Delete(samples[i % samples.Length].Id)),
             i => store.Insert(samples[i % samples.Length])));
     }
 
-    private void RunInsertSingle(IOrderStore store)
+    private void RunInsertSingle(IReadOnlyList<IOrderStore> stores)
     {
         var orders = _singleInserts;
-        Record("insert-single", store, _timer.Measure(orders.Length, i => store.Insert(orders[i])));
+        Compare("insert-single", stores, store => _timer.Operations(orders.Length, i => store.Insert(orders[i])));
     }
 
-    private void RunInsertBatch(IOrderStore store)
+    private void RunInsertBatch(IReadOnlyList<IOrderStore> stores)
     {
         var batches = _batches;
-        Record($"insert-batch-{BatchSize}", store, _timer.Measure(batches.Length, i => store.InsertBatch(batches[i])));
+        Compare($"insert-batch-{BatchSize}", stores, store => _timer.Operations(batches.Length, i => store.InsertBatch(batches[i])));
     }
 
-    private void RunLargeDocuments(IOrderStore store)
+    private void RunLargeDocuments(IReadOnlyList<IOrderStore> stores)
     {
         foreach (var payload in LargePayloadBytes)
         {
             var orders = _largeOrders[payload];
             var label = $"{payload / 1024}kb";
-            var inserted = _timer.Measure(orders.Length, i => store.Insert(orders[i]));
-            Record($"insert-large-{label}", store, inserted);
+            var inserted = Compare($"insert-large-{label}", stores, store => _timer.Operations(orders.Length, i => store.Insert(orders[i])));
 
-            var stored = inserted.OperationsConsumed;
-            Record($"find-by-id-large-{label}", store, _timer.Measure(int.MaxValue, i => Require(store.FindById(orders[i % stored].Id))));
+            // Each store finds only the large orders it was given, however many its insert run used.
+            var storedByStore = new Dictionary<IOrderStore, int>(ReferenceEqualityComparer.Instance);
+            for (var s = 0; s < stores.Count; s++)
+            {
+                storedByStore[stores[s]] = inserted[s].OperationsConsumed;
+            }
+
+            Compare($"find-by-id-large-{label}", stores, store =>
+            {
+                var stored = storedByStore[store];
+                return _timer.Operations(int.MaxValue, i => Require(store.FindById(orders[i % stored].Id)));
+            });
         }
     }
 
-    private void RunConcurrentReaders(IOrderStore store)
+    private void RunConcurrentReaders(IReadOnlyList<IOrderStore> stores)
     {
         var keys = _data.LookupKeys;
         var mask = keys.Length - 1;
         foreach (var readers in ReaderCounts)
         {
-            var sessions = OpenSessions(store, readers);
-            try
+            using var opened = new DisposableList<IDisposable>();
+            var scenario = readers == 1 ? "find-by-id-1-reader" : $"find-by-id-{readers}-readers";
+            Compare(scenario, stores, store =>
             {
-                using var rounds = new ConcurrentRounds(readers, (thread, round) =>
+                var sessions = OpenSessions(store, readers, opened);
+                var rounds = opened.Add(new ConcurrentRounds(readers, (thread, round) =>
                 {
                     var session = sessions[thread];
                     var start = (thread * 997) + (round * FindsPerReaderPerRound);
@@ -99,24 +113,20 @@ internal sealed partial class ManualRunner
                     {
                         Require(session.FindById(keys[(start + i) & mask]));
                     }
-                });
-                var scenario = readers == 1 ? "find-by-id-1-reader" : $"find-by-id-{readers}-readers";
-                Record(scenario, store, _timer.MeasureRounds(rounds, readers * FindsPerReaderPerRound, int.MaxValue));
-            }
-            finally
-            {
-                DisposeAll(sessions);
-            }
+                }));
+                return _timer.Rounds(rounds, readers * FindsPerReaderPerRound, int.MaxValue);
+            });
         }
     }
 
-    private void RunConcurrentWriters(IOrderStore store)
+    private void RunConcurrentWriters(IReadOnlyList<IOrderStore> stores)
     {
         var orders = _writerOrders;
-        var sessions = OpenSessions(store, WriterCount);
-        try
+        using var opened = new DisposableList<IDisposable>();
+        Compare($"durable-commit-{WriterCount}-writers", stores, store =>
         {
-            using var rounds = new ConcurrentRounds(WriterCount, (thread, round) =>
+            var sessions = OpenSessions(store, WriterCount, opened);
+            var rounds = opened.Add(new ConcurrentRounds(WriterCount, (thread, round) =>
             {
                 var session = sessions[thread];
                 var first = ((round * WriterCount) + thread) * CommitsPerWriterPerRound;
@@ -124,32 +134,22 @@ internal sealed partial class ManualRunner
                 {
                     session.Insert(orders[first + i]);
                 }
-            });
-            Record($"durable-commit-{WriterCount}-writers", store, _timer.MeasureRounds(rounds, WriterCount * CommitsPerWriterPerRound, MaxWriterRounds));
-        }
-        finally
-        {
-            DisposeAll(sessions);
-        }
+            }));
+            return _timer.Rounds(rounds, WriterCount * CommitsPerWriterPerRound, MaxWriterRounds);
+        });
     }
 
-    private static IOrderSession[] OpenSessions(IOrderStore store, int count)
+    // Sessions join `opened` one by one, so a failure halfway still closes those already open.
+    private static IOrderSession[] OpenSessions(IOrderStore store, int count, DisposableList<IDisposable> opened)
     {
         var sessions = new IOrderSession[count];
         for (var i = 0; i < count; i++)
         {
             sessions[i] = store.OpenSession();
+            opened.Add(sessions[i]);
         }
 
         return sessions;
-    }
-
-    private static void DisposeAll(IOrderSession[] sessions)
-    {
-        foreach (var session in sessions)
-        {
-            session?.Dispose();
-        }
     }
 
     // A miss means an engine adapter is wrong; timing it would publish a meaningless figure.

@@ -6,10 +6,11 @@ using BLite.Benchmarks.Workload;
 namespace BLite.Benchmarks.Manual;
 
 /// <summary>
-/// Runs the comparison scenarios on every engine in one process (so ratios hold on a noisy
-/// machine) within a fixed time budget per scenario, and collects one result per scenario,
-/// durability and engine. Each store is created empty in its own directory and loaded with the
-/// same seeded dataset.
+/// Runs the comparison scenarios on every engine in one process within a fixed time budget per
+/// scenario and engine, and collects one result per scenario, durability and engine. Each store is
+/// created empty in its own directory and loaded with the same seeded dataset; the engines of a
+/// scenario are measured in alternating turns, so a burst of load on this shared machine weighs
+/// on every engine's figure alike and the ratios hold.
 /// </summary>
 internal sealed partial class ManualRunner : IDisposable
 {
@@ -45,7 +46,8 @@ internal sealed partial class ManualRunner : IDisposable
         _timer = timer;
         _workDirectory = Path.Combine(Path.GetTempPath(), $"blite-manual-{Environment.ProcessId}");
         _data = ComparisonDataset.Create(documents, SampleCount);
-        // Every pool is drawn once and reused by every store: each store is new, so the ids are new to it.
+        // Every pool is drawn once and reused by every store: each store is new, so the ids are new
+        // to it, and each store's sampler consumes the pool from index 0 on its own.
         _singleInserts = _data.TakeFreshOrders(SingleInsertPool);
         _batches = new CustomerOrder[BatchPool][];
         for (var i = 0; i < _batches.Length; i++)
@@ -64,23 +66,12 @@ internal sealed partial class ManualRunner : IDisposable
     /// <summary>Results grouped by scenario and durability, BLite first within each group.</summary>
     public IReadOnlyList<ManualResult> Run()
     {
-        // Engines take turns store by store rather than one engine after the other, so each pair of
-        // figures is measured minutes closer together: this VM's fsync latency drifts from about
-        // 0.1 to 5 ms between minutes, which would otherwise decide the flush ratios.
-        foreach (var phase in StorePhases)
-        {
-            foreach (var factory in OrderStores.All)
-            {
-                phase(this, factory);
-            }
-        }
-
+        RunBufferedStores();
+        RunIndexedStores();
+        RunFlushStores();
+        RunMemoryStores();
         // Last, so the JSON code the SQLite peer already ran is past tiered compilation's first tiers.
-        foreach (var createCodec in OrderStores.Codecs)
-        {
-            RunSerialization(createCodec());
-        }
-
+        RunSerialization();
         return Ordered(_results);
     }
 
@@ -92,71 +83,100 @@ internal sealed partial class ManualRunner : IDisposable
         }
     }
 
-    private void RunSerialization(IOrderCodec codec)
+    // Every engine's store of a phase is open at once so that each scenario can measure the
+    // engines in alternating turns (see OperationTimer.MeasureInterleaved).
+    private void RunBufferedStores()
     {
-        var orders = _data.Samples;
-        Record("serialize-one", codec.Engine, SerializationDurability,
-            _timer.Measure(int.MaxValue, i => codec.Serialize(orders[i % orders.Length])));
+        using var stores = OpenPopulated(StoreDurability.OsBuffered, indexStatus: false);
+        CheckAgreement(stores);
+        RunFindById(stores);
+        RunConcurrentReaders(stores);
+        RunScan(stores, "scan-status");
+        RunUpdate(stores);
+        RunDelete(stores);
+        RunInsertSingle(stores);
+        RunLargeDocuments(stores);
+        RunInsertBatch(stores);
+    }
 
-        var serialized = new byte[orders.Length][];
-        for (var i = 0; i < orders.Length; i++)
+    private void RunIndexedStores()
+    {
+        using var stores = OpenPopulated(StoreDurability.OsBuffered, indexStatus: true);
+        // The indexed stores must answer exactly as the unindexed ones did.
+        CheckAgreement(stores);
+        RunScan(stores, "scan-status-indexed");
+    }
+
+    private void RunFlushStores()
+    {
+        using var stores = OpenPopulated(StoreDurability.FlushPerCommit, indexStatus: false);
+        RunInsertSingle(stores);
+        RunUpdate(stores);
+        RunDelete(stores);
+        RunConcurrentWriters(stores);
+        RunInsertBatch(stores);
+    }
+
+    private void RunMemoryStores()
+    {
+        using var stores = OpenPopulated(StoreDurability.InMemory, indexStatus: false);
+        CheckAgreement(stores);
+        RunFindById(stores);
+        RunUpdate(stores);
+        RunDelete(stores);
+        RunInsertSingle(stores);
+        RunInsertBatch(stores);
+    }
+
+    private void RunSerialization()
+    {
+        var codecs = new IOrderCodec[OrderStores.Codecs.Count];
+        for (var i = 0; i < codecs.Length; i++)
         {
-            serialized[i] = codec.Serialize(orders[i]).ToArray();
+            codecs[i] = OrderStores.Codecs[i]();
         }
 
-        Record("deserialize-one", codec.Engine, SerializationDurability,
-            _timer.Measure(int.MaxValue, i => codec.Deserialize(serialized[i % serialized.Length])));
+        var orders = _data.Samples;
+        Compare("serialize-one", SerializationDurability, codecs, codec => codec.Engine,
+            codec => _timer.Operations(int.MaxValue, i => codec.Serialize(orders[i % orders.Length])));
+
+        Compare("deserialize-one", SerializationDurability, codecs, codec => codec.Engine, codec =>
+        {
+            var serialized = new byte[orders.Length][];
+            for (var i = 0; i < orders.Length; i++)
+            {
+                serialized[i] = codec.Serialize(orders[i]).ToArray();
+            }
+
+            return _timer.Operations(int.MaxValue, i => codec.Deserialize(serialized[i % serialized.Length]));
+        });
     }
 
-    private static readonly Action<ManualRunner, IOrderStoreFactory>[] StorePhases =
-    [
-        static (runner, factory) => runner.RunBufferedStore(factory),
-        static (runner, factory) => runner.RunIndexedStore(factory),
-        static (runner, factory) => runner.RunFlushStore(factory),
-        static (runner, factory) => runner.RunMemoryStore(factory),
-    ];
-
-    private void RunBufferedStore(IOrderStoreFactory factory)
+    private void CheckAgreement(IReadOnlyList<IOrderStore> stores)
     {
-        using var store = CreatePopulated(factory, StoreDurability.OsBuffered, indexStatus: false);
-        _agreement.Check("loaded store", store, _data);
-        RunFindById(store);
-        RunConcurrentReaders(store);
-        RunScan(store, "scan-status");
-        RunUpdate(store);
-        RunDelete(store);
-        RunInsertSingle(store);
-        RunLargeDocuments(store);
-        RunInsertBatch(store);
+        foreach (var store in stores)
+        {
+            _agreement.Check("loaded store", store, _data);
+        }
     }
 
-    private void RunIndexedStore(IOrderStoreFactory factory)
+    private DisposableList<IOrderStore> OpenPopulated(StoreDurability durability, bool indexStatus)
     {
-        using var store = CreatePopulated(factory, StoreDurability.OsBuffered, indexStatus: true);
-        // The indexed store must answer exactly as the unindexed one did.
-        _agreement.Check("loaded store", store, _data);
-        RunScan(store, "scan-status-indexed");
-    }
+        var stores = new DisposableList<IOrderStore>();
+        try
+        {
+            foreach (var factory in OrderStores.All)
+            {
+                stores.Add(CreatePopulated(factory, durability, indexStatus));
+            }
 
-    private void RunFlushStore(IOrderStoreFactory factory)
-    {
-        using var store = CreatePopulated(factory, StoreDurability.FlushPerCommit, indexStatus: false);
-        RunInsertSingle(store);
-        RunUpdate(store);
-        RunDelete(store);
-        RunConcurrentWriters(store);
-        RunInsertBatch(store);
-    }
-
-    private void RunMemoryStore(IOrderStoreFactory factory)
-    {
-        using var store = CreatePopulated(factory, StoreDurability.InMemory, indexStatus: false);
-        _agreement.Check("loaded store", store, _data);
-        RunFindById(store);
-        RunUpdate(store);
-        RunDelete(store);
-        RunInsertSingle(store);
-        RunInsertBatch(store);
+            return stores;
+        }
+        catch
+        {
+            stores.Dispose();
+            throw;
+        }
     }
 
     private IOrderStore CreatePopulated(IOrderStoreFactory factory, StoreDurability durability, bool indexStatus)
@@ -175,16 +195,39 @@ internal sealed partial class ManualRunner : IDisposable
         }
     }
 
+    /// <summary>
+    /// Measures one scenario on every store, the engines taking turns, and records each engine's
+    /// figure; returns the measurements in store order.
+    /// </summary>
+    private Measurement[] Compare(string scenario, IReadOnlyList<IOrderStore> stores, Func<IOrderStore, Sampler> createSampler) =>
+        Compare(scenario, stores[0].Durability.Label(), stores, store => store.Engine, createSampler);
+
+    /// <summary>The same for any contenders (stores or codecs), each named by its engine.</summary>
+    private Measurement[] Compare<TContender>(
+        string scenario, string durability, IReadOnlyList<TContender> contenders, Func<TContender, string> engineOf, Func<TContender, Sampler> createSampler)
+    {
+        var samplers = new Sampler[contenders.Count];
+        for (var i = 0; i < samplers.Length; i++)
+        {
+            samplers[i] = createSampler(contenders[i]);
+        }
+
+        var measurements = _timer.MeasureInterleaved(samplers);
+        for (var i = 0; i < measurements.Length; i++)
+        {
+            Record(scenario, engineOf(contenders[i]), durability, measurements[i]);
+        }
+
+        return measurements;
+    }
+
     private void Record(string scenario, string engine, string durability, Measurement measurement)
     {
         var result = new ManualResult(scenario, engine, durability, measurement.MedianNsPerOp, measurement.AllocatedBytesPerOp);
         _results.Add(result);
         _log.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"  {scenario,-28} {durability,-8} {engine,-14} {ResultTableWriter.FormatTime(result.MedianNsPerOp),12} {ResultTableWriter.FormatBytes(result.AllocatedBytesPerOp),10}  ({measurement.Operations} ops, {measurement.Elapsed.TotalSeconds:0.0} s)"));
+            $"  {scenario,-28} {durability,-8} {engine,-14} {ResultTableWriter.FormatTime(result.MedianNsPerOp),12} {ResultTableWriter.FormatBytes(result.AllocatedBytesPerOp),10}  ({measurement.Operations} ops in {measurement.Turns} turns, {measurement.Elapsed.TotalSeconds:0.0} s)"));
     }
-
-    private void Record(string scenario, IOrderStore store, Measurement measurement) =>
-        Record(scenario, store.Engine, store.Durability.Label(), measurement);
 
     private static List<ManualResult> Ordered(List<ManualResult> results)
     {

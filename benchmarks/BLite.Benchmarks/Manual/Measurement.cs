@@ -4,5 +4,6 @@ namespace BLite.Benchmarks.Manual;
 /// <param name="AllocatedBytesPerOp">Managed bytes allocated during timed samples, per operation.</param>
 /// <param name="Operations">Operations timed.</param>
 /// <param name="OperationsConsumed">Operation indexes used, warm-up included (how much of a pool was spent).</param>
-/// <param name="Elapsed">Wall time of warm-up and measurement together.</param>
-internal readonly record struct Measurement(double MedianNsPerOp, double AllocatedBytesPerOp, long Operations, int OperationsConsumed, TimeSpan Elapsed);
+/// <param name="Turns">Turns the engine's samples were taken in, alternating with the other engines'.</param>
+/// <param name="Elapsed">Time the engine spent in its warm-up and its own turns.</param>
+internal readonly record struct Measurement(double MedianNsPerOp, double AllocatedBytesPerOp, long Operations, int OperationsConsumed, int Turns, TimeSpan Elapsed);
