@@ -21,7 +21,8 @@ internal sealed partial class ManualRunner : IDisposable
     private const int SampleCount = 1000;
     private const int SingleInsertPool = 4000;
     private const int BatchSize = 1000;
-    private const int BatchPool = 5;
+    // Enough batches that one garbage collection or fsync stall inside a sample cannot decide the median.
+    private const int BatchPool = 16;
     private const int LargePool = 300;
     private const int CommitsPerWriterPerRound = 1;
     private const int MaxWriterRounds = 12;
