@@ -1,10 +1,20 @@
 namespace BLite.Core.Storage.Devices;
 
 /// <summary>A growable in-memory device. Thread-safe; <see cref="Flush"/> has nothing to do.</summary>
+/// <remarks>
+/// Content lives in fixed 64 KiB segments rather than one array: growing never copies what is
+/// already there (a doubling array copied the whole database on each step and allocated it again
+/// on the large-object heap), segments stay below the large-object threshold, and the device is
+/// not capped at the largest array .NET allows.
+/// </remarks>
 public sealed class MemoryDevice : IStorageDevice
 {
+    private const int SegmentShift = 16;
+    private const int SegmentSize = 1 << SegmentShift;
+    private const int OffsetMask = SegmentSize - 1;
+
     private readonly Lock _sync = new();
-    private byte[] _data;
+    private readonly List<byte[]> _segments = [];
     private long _length;
 
     public MemoryDevice(string name = "memory")
@@ -16,8 +26,7 @@ public sealed class MemoryDevice : IStorageDevice
     public MemoryDevice(string name, ReadOnlySpan<byte> content)
     {
         Name = name;
-        _data = content.ToArray();
-        _length = content.Length;
+        WriteCore(0, content);
     }
 
     public string Name { get; }
@@ -38,12 +47,15 @@ public sealed class MemoryDevice : IStorageDevice
     {
         lock (_sync)
         {
-            return _data.AsSpan(0, (int)_length).ToArray();
+            var copy = new byte[_length];
+            ReadCore(0, copy);
+            return copy;
         }
     }
 
     public int Read(long offset, Span<byte> destination)
     {
+        ArgumentOutOfRangeException.ThrowIfNegative(offset);
         lock (_sync)
         {
             if (offset >= _length)
@@ -52,13 +64,14 @@ public sealed class MemoryDevice : IStorageDevice
             }
 
             var count = (int)Math.Min(destination.Length, _length - offset);
-            _data.AsSpan((int)offset, count).CopyTo(destination);
+            ReadCore(offset, destination[..count]);
             return count;
         }
     }
 
     public void Write(long offset, ReadOnlySpan<byte> source)
     {
+        ArgumentOutOfRangeException.ThrowIfNegative(offset);
         lock (_sync)
         {
             WriteCore(offset, source);
@@ -67,6 +80,7 @@ public sealed class MemoryDevice : IStorageDevice
 
     public void Write(long offset, IReadOnlyList<ReadOnlyMemory<byte>> sources)
     {
+        ArgumentOutOfRangeException.ThrowIfNegative(offset);
         lock (_sync)
         {
             for (var i = 0; i < sources.Count; i++)
@@ -86,10 +100,15 @@ public sealed class MemoryDevice : IStorageDevice
         ArgumentOutOfRangeException.ThrowIfNegative(length);
         lock (_sync)
         {
-            EnsureCapacity(length);
             if (length < _length)
             {
-                _data.AsSpan((int)length, (int)(_length - length)).Clear();
+                // Bytes past a truncation must read as zeros if the device grows again.
+                ClearCore(length, _length - length);
+                _segments.RemoveRange(SegmentCount(length), _segments.Count - SegmentCount(length));
+            }
+            else
+            {
+                EnsureSegments(length);
             }
 
             _length = length;
@@ -100,24 +119,54 @@ public sealed class MemoryDevice : IStorageDevice
     {
     }
 
-    private void WriteCore(long offset, ReadOnlySpan<byte> source)
+    private static int SegmentCount(long length) => (int)((length + OffsetMask) >> SegmentShift);
+
+    private void ReadCore(long offset, Span<byte> destination)
     {
-        EnsureCapacity(offset + source.Length);
-        source.CopyTo(_data.AsSpan((int)offset));
-        _length = Math.Max(_length, offset + source.Length);
+        while (!destination.IsEmpty)
+        {
+            var within = (int)(offset & OffsetMask);
+            var count = Math.Min(destination.Length, SegmentSize - within);
+            _segments[(int)(offset >> SegmentShift)].AsSpan(within, count).CopyTo(destination);
+            destination = destination[count..];
+            offset += count;
+        }
     }
 
-    private void EnsureCapacity(long required)
+    private void WriteCore(long offset, ReadOnlySpan<byte> source)
     {
-        if (required > Array.MaxLength)
+        EnsureSegments(offset + source.Length);
+        var end = offset + source.Length;
+        while (!source.IsEmpty)
         {
-            throw new IOException($"In-memory device '{Name}' cannot grow beyond {Array.MaxLength} bytes.");
+            var within = (int)(offset & OffsetMask);
+            var count = Math.Min(source.Length, SegmentSize - within);
+            source[..count].CopyTo(_segments[(int)(offset >> SegmentShift)].AsSpan(within, count));
+            source = source[count..];
+            offset += count;
         }
 
-        if (required > _data.Length)
+        _length = Math.Max(_length, end);
+    }
+
+    private void ClearCore(long offset, long count)
+    {
+        while (count > 0)
         {
-            var capacity = Math.Max(required, Math.Min((long)_data.Length * 2, Array.MaxLength));
-            Array.Resize(ref _data, (int)Math.Max(capacity, 4096));
+            var within = (int)(offset & OffsetMask);
+            var chunk = (int)Math.Min(count, SegmentSize - within);
+            _segments[(int)(offset >> SegmentShift)].AsSpan(within, chunk).Clear();
+            count -= chunk;
+            offset += chunk;
+        }
+    }
+
+    private void EnsureSegments(long length)
+    {
+        var needed = SegmentCount(length);
+        while (_segments.Count < needed)
+        {
+            _segments.Add(new byte[SegmentSize]);
         }
     }
 }
