@@ -53,7 +53,7 @@ public class CorruptionTests
         }
 
         db.Engine.Dispose();
-        FlipByte(db.Path, (page * 4096L) + 100);
+        FileBytes.Flip(db.Path, (page * 4096L) + 100);
         db.Reopen();
 
         using (var read = db.Engine.BeginRead())
@@ -70,7 +70,7 @@ public class CorruptionTests
 
         // Repair the byte so the test database's own verification on dispose passes.
         db.Engine.CloseWithoutCheckpoint();
-        FlipByte(db.Path, (page * 4096L) + 100);
+        FileBytes.Flip(db.Path, (page * 4096L) + 100);
         db.Reopen();
     }
 
@@ -87,13 +87,13 @@ public class CorruptionTests
 
         db.Engine.CloseWithoutCheckpoint();
         var frameSize = 32 + 4096;
-        FlipByte(db.WalPath, 40 + 32 + 500);
+        FileBytes.Flip(db.WalPath, 40 + 32 + 500);
 
         var exception = Assert.Throws<BLiteCorruptionException>(() => StorageEngine.Open(db.Path, db.Options));
         Assert.Contains("frame 0", exception.Message, StringComparison.Ordinal);
         Assert.Contains(db.WalPath, exception.Message, StringComparison.Ordinal);
 
-        FlipByte(db.WalPath, 40 + 32 + 500);
+        FileBytes.Flip(db.WalPath, 40 + 32 + 500);
         Assert.True(new FileInfo(db.WalPath).Length >= 40 + (5 * frameSize));
         db.CrashAndReopen();
         using var read = db.Engine.BeginRead();
@@ -113,7 +113,7 @@ public class CorruptionTests
 
         db.Engine.CloseWithoutCheckpoint();
         var lastFrame = 40 + (2L * (32 + 4096));
-        FlipByte(db.WalPath, lastFrame + 32 + 10);
+        FileBytes.Flip(db.WalPath, lastFrame + 32 + 10);
 
         db.CrashAndReopen();
         using var read = db.Engine.BeginRead();
@@ -131,19 +131,10 @@ public class CorruptionTests
         }
 
         db.Engine.CloseWithoutCheckpoint();
-        FlipByte(db.WalPath, 33);
+        FileBytes.Flip(db.WalPath, 33);
 
         Assert.Throws<BLiteCorruptionException>(() => StorageEngine.Open(db.Path, db.Options));
-        FlipByte(db.WalPath, 33);
+        FileBytes.Flip(db.WalPath, 33);
         db.CrashAndReopen();
-    }
-
-    private static void FlipByte(string path, long offset)
-    {
-        using var stream = new FileStream(path, FileMode.Open, FileAccess.ReadWrite);
-        stream.Position = offset;
-        var value = stream.ReadByte();
-        stream.Position = offset;
-        stream.WriteByte((byte)(value ^ 0x5A));
     }
 }

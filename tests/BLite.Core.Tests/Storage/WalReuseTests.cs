@@ -41,7 +41,7 @@ public class WalReuseTests
         db.Engine.CloseWithoutCheckpoint();
 
         // Tear the image of the third frame of the current generation.
-        FlipByte(db.WalPath, WalHeaderSize + (2L * FrameSize) + 32 + 10);
+        FileBytes.Flip(db.WalPath, WalHeaderSize + (2L * FrameSize) + 32 + 10);
         db.CrashAndReopen();
 
         using var read = db.Engine.BeginRead();
@@ -89,14 +89,5 @@ public class WalReuseTests
             PageData.Stamp(tx, PageIds.Catalog, firstValue + i);
             tx.Commit();
         }
-    }
-
-    private static void FlipByte(string path, long offset)
-    {
-        using var stream = new FileStream(path, FileMode.Open, FileAccess.ReadWrite);
-        stream.Position = offset;
-        var value = stream.ReadByte();
-        stream.Position = offset;
-        stream.WriteByte((byte)(value ^ 0x5A));
     }
 }
