@@ -191,7 +191,13 @@ public class FuzzTests
                 reader.ReadUInt64();
                 break;
             case BsonType.Decimal128:
-                reader.ReadDecimal();
+                reader.ReadDecimal128();
+                break;
+            case BsonType.Regex:
+                reader.ReadRegex();
+                break;
+            case BsonType.DbPointer:
+                reader.ReadDbPointer();
                 break;
             case BsonType.DateTime:
                 reader.ReadDateTime();
