@@ -29,7 +29,7 @@ public readonly partial struct BsonDecimal128
         }
 
         Decompose(out var leftNegative, out var leftCoefficient, out var leftExponent);
-        Decompose(out var rightNegative, out var rightCoefficient, out var rightExponent);
+        other.Decompose(out var rightNegative, out var rightCoefficient, out var rightExponent);
         var leftSign = leftCoefficient == UInt128.Zero ? 0 : leftNegative ? -1 : 1;
         var rightSign = rightCoefficient == UInt128.Zero ? 0 : rightNegative ? -1 : 1;
         if (leftSign != rightSign || leftSign == 0)
