@@ -39,14 +39,14 @@ public ref struct KeyReader
         _position++;
         switch (type)
         {
-            case KeyType.Null: break;
+            case KeyType.Null or KeyType.MinKey or KeyType.MaxKey: break;
             case KeyType.Boolean: Take(1); break;
             case KeyType.DateOnly: Take(4); break;
             case KeyType.DateTimeOffset: Take(10); break;
             case KeyType.Guid: Take(16); break;
             case KeyType.ObjectId: Take(12); break;
             case KeyType.Integer or KeyType.LargeInteger or KeyType.Double or KeyType.DateTime
-                or KeyType.TimeOnly or KeyType.TimeSpan: Take(8); break;
+                or KeyType.TimeOnly or KeyType.TimeSpan or KeyType.Timestamp: Take(8); break;
             case KeyType.String or KeyType.Binary: SkipEscaped(); break;
             case KeyType.Decimal: SkipDecimalBody(); break;
             default: ThrowFormat($"unknown component tag 0x{(byte)type:X2}"); break;

@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using System.Globalization;
 using System.Text;
 using BLite.Core.Indexing;
@@ -34,6 +35,15 @@ internal static class IndexKeyText
             case KeyType.Null:
                 reader.ReadNull();
                 return "null";
+            case KeyType.MinKey:
+                reader.ReadEncodedComponent();
+                return "MinKey";
+            case KeyType.MaxKey:
+                reader.ReadEncodedComponent();
+                return "MaxKey";
+            case KeyType.Timestamp:
+                var timestamp = BinaryPrimitives.ReadUInt64BigEndian(reader.ReadEncodedComponent()[1..]);
+                return $"Timestamp({timestamp >> 32}, {(uint)timestamp})";
             case KeyType.Boolean:
                 return reader.ReadBoolean() ? "true" : "false";
             case KeyType.Integer:
