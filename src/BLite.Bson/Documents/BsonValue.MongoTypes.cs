@@ -33,20 +33,9 @@ public readonly partial struct BsonValue
         ? (BsonJavaScriptWithScope)_reference!
         : throw WrongType(BsonType.JavaScriptWithScope);
 
-    public BsonDbPointer AsDbPointer
-    {
-        get
-        {
-            if (_type != BsonType.DbPointer)
-            {
-                throw WrongType(BsonType.DbPointer);
-            }
-
-            Span<byte> bytes = stackalloc byte[16];
-            WriteInline(bytes);
-            return new BsonDbPointer((string)_reference!, new ObjectId(bytes[..ObjectId.Size]));
-        }
-    }
+    public BsonDbPointer AsDbPointer => _type == BsonType.DbPointer
+        ? new BsonDbPointer((string)_reference!, InlineObjectId())
+        : throw WrongType(BsonType.DbPointer);
 
     /// <summary>A <see cref="BsonType.UtcDateTime"/> (an instant outside .NET's DateTime range) as milliseconds since the Unix epoch.</summary>
     public long AsUtcDateTimeMilliseconds => _type == BsonType.UtcDateTime ? _bits : throw WrongType(BsonType.UtcDateTime);

@@ -60,19 +60,14 @@ public readonly partial struct BsonValue
         : _reference is byte[] bytes ? bytes
         : InlineBytes();
 
-    public ObjectId AsObjectId
-    {
-        get
-        {
-            if (_type != BsonType.ObjectId)
-            {
-                throw WrongType(BsonType.ObjectId);
-            }
+    public ObjectId AsObjectId => _type == BsonType.ObjectId ? InlineObjectId() : throw WrongType(BsonType.ObjectId);
 
-            Span<byte> bytes = stackalloc byte[16];
-            WriteInline(bytes);
-            return new ObjectId(bytes[..ObjectId.Size]);
-        }
+    /// <summary>The ObjectId held inline (by ObjectId and DBPointer values).</summary>
+    private ObjectId InlineObjectId()
+    {
+        Span<byte> bytes = stackalloc byte[16];
+        WriteInline(bytes);
+        return new ObjectId(bytes[..ObjectId.Size]);
     }
 
     public bool AsBoolean => _type == BsonType.Boolean ? _bits != 0 : throw WrongType(BsonType.Boolean);

@@ -91,17 +91,7 @@ public static class StandardBsonWriter
 
         var typePosition = buffer.Length;
         buffer.WriteByte(0);
-        try
-        {
-            var byteCount = _strictUtf8.GetByteCount(name);
-            buffer.Advance(_strictUtf8.GetBytes(name, buffer.GetSpan(byteCount)));
-        }
-        catch (EncoderFallbackException)
-        {
-            throw new ArgumentException($"Field name \"{name}\" has an unpaired surrogate and cannot be written as UTF-8.");
-        }
-
-        buffer.WriteByte(0);
+        WriteCString(buffer, name, "Field name");
 
         // The type byte precedes the name but depends on the value's mapping, so it is patched in last.
         buffer.Patch(typePosition, WriteValue(buffer, value, depth, name));
@@ -169,8 +159,8 @@ public static class StandardBsonWriter
                 buffer.WriteInt64((long)value.AsTimestamp.Value);
                 return StandardBsonCodes.Timestamp;
             case BsonType.Regex:
-                WriteCString(buffer, value.AsRegex.Pattern);
-                WriteCString(buffer, value.AsRegex.Options);
+                WriteCString(buffer, value.AsRegex.Pattern, "Regular expression pattern");
+                WriteCString(buffer, value.AsRegex.Options, "Regular expression options");
                 return StandardBsonCodes.Regex;
             case BsonType.JavaScript:
                 WriteString(buffer, value.AsJavaScript.Code, name);
@@ -227,8 +217,8 @@ public static class StandardBsonWriter
         buffer.WriteByte(0);
     }
 
-    /// <summary>Regex pattern and options: the BsonRegex constructor already refused NUL characters.</summary>
-    private static void WriteCString(PooledByteBuffer buffer, string value)
+    /// <summary>UTF-8 and a 0x00 terminator; callers have already refused NUL characters.</summary>
+    private static void WriteCString(PooledByteBuffer buffer, string value, string what)
     {
         try
         {
@@ -237,7 +227,7 @@ public static class StandardBsonWriter
         }
         catch (EncoderFallbackException)
         {
-            throw new ArgumentException($"Regular expression \"{value}\" has an unpaired surrogate and cannot be written as UTF-8.");
+            throw new ArgumentException($"{what} \"{value}\" has an unpaired surrogate and cannot be written as UTF-8.");
         }
 
         buffer.WriteByte(0);
