@@ -16,7 +16,7 @@ public sealed partial class BsonDocumentCollection
 {
     private readonly DocumentDbContext _context;
 
-    internal BsonDocumentCollection(DocumentDbContext context, BsonCollection collection)
+    internal BsonDocumentCollection(DocumentDbContext context, TransactionalBsonCollection collection)
     {
         _context = context;
         Collection = collection;
@@ -25,7 +25,7 @@ public sealed partial class BsonDocumentCollection
     public string Name => Collection.Name;
 
     /// <summary>The engine-level collection underneath (explicit-transaction overloads, index range scans).</summary>
-    public BsonCollection Collection { get; }
+    public TransactionalBsonCollection Collection { get; }
 
     private BsonFieldDictionary Fields => _context.FieldDictionary;
 
@@ -151,7 +151,7 @@ public sealed partial class BsonDocumentCollection
         return Stream(query);
     }
 
-    private static int DeleteMatching(IPageWriter pages, BsonCollection collection, DocumentQuery query)
+    private static int DeleteMatching(IPageWriter pages, TransactionalBsonCollection collection, DocumentQuery query)
     {
         // Keys are collected first: deleting while the scan's cursor walks the same trees would invalidate it.
         var keys = new List<byte[]>();

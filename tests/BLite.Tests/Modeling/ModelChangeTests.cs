@@ -117,7 +117,7 @@ public sealed class ModelChangeTests : IDisposable
     private static List<string> IndexNames(DocumentDbContext context, string collection)
     {
         using var read = context.Database.BeginRead();
-        return context.Database.GetDocumentCollection(collection).GetIndexes(read).Select(i => i.Name).Order(StringComparer.Ordinal).ToList();
+        return context.Database.GetRawCollection(collection).GetIndexes(read).Select(i => i.Name).Order(StringComparer.Ordinal).ToList();
     }
 
     [Fact]
