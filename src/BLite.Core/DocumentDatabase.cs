@@ -31,7 +31,7 @@ public sealed partial class DocumentDatabase : IDisposable
     }
 
     /// <summary>The engine underneath, for transactions, checkpoints and storage-level checks.</summary>
-    public StorageEngine Storage { get; }
+    internal StorageEngine Storage { get; }
 
     /// <summary>
     /// This database's field-name dictionary. Serialize documents for this database with it

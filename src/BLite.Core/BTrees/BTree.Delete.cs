@@ -2,7 +2,7 @@ using BLite.Core.Storage;
 
 namespace BLite.Core.BTrees;
 
-public sealed partial class BTree
+internal sealed partial class BTree
 {
     /// <summary>Removes the entry (and its overflow chain); returns false when the key is absent.</summary>
     public bool Delete(IPageWriter pages, ReadOnlySpan<byte> key)

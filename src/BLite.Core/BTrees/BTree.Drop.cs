@@ -2,7 +2,7 @@ using BLite.Core.Storage;
 
 namespace BLite.Core.BTrees;
 
-public sealed partial class BTree
+internal sealed partial class BTree
 {
     /// <summary>Frees every page of the tree, overflow chains and root included. The handle is unusable afterwards.</summary>
     public void Drop(IPageWriter pages)

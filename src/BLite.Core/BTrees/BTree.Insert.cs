@@ -3,7 +3,7 @@ using BLite.Core.Storage;
 
 namespace BLite.Core.BTrees;
 
-public sealed partial class BTree
+internal sealed partial class BTree
 {
     private const int StackCellLimit = 1024;
 

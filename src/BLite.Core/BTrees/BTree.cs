@@ -11,7 +11,7 @@ namespace BLite.Core.BTrees;
 /// so commit and rollback cover the tree like any other page. Page layout: <see cref="BTreeNode"/>
 /// and docs/format.md section 4.
 /// </summary>
-public sealed partial class BTree
+internal sealed partial class BTree
 {
     /// <summary>Deeper than any tree of 2^32 pages with two or more children per branch; more means a cycle.</summary>
     internal const int MaxDepth = 40;

@@ -8,7 +8,7 @@ namespace BLite.Core.BTrees;
 /// inline values are views of the page (valid while the snapshot is); an overflow value is
 /// read into a new array the first time <see cref="Value"/> is asked for at that entry.
 /// </summary>
-public sealed class BTreeCursor
+internal sealed class BTreeCursor
 {
     private readonly IPageReader _pages;
     private readonly uint _rootPageId;

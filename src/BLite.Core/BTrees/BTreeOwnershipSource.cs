@@ -7,7 +7,7 @@ namespace BLite.Core.BTrees;
 /// Plugs one B+ tree into the database-wide consistency check: claims every page the tree
 /// owns (nodes and overflow pages) and reports what <see cref="BTreeVerifier"/> finds.
 /// </summary>
-public sealed class BTreeOwnershipSource : IPageOwnershipSource
+internal sealed class BTreeOwnershipSource : IPageOwnershipSource
 {
     private readonly uint _rootPageId;
 

@@ -6,7 +6,7 @@ namespace BLite.Core.BTrees;
 /// Verification reports instead of throwing, so one run lists all damage; call
 /// <see cref="ThrowIfInvalid"/> to turn problems into a <see cref="BLiteCorruptionException"/>.
 /// </summary>
-public sealed class BTreeVerification
+internal sealed class BTreeVerification
 {
     internal BTreeVerification(uint rootPageId, HashSet<uint> ownedPages, List<string> problems, long entryCount, int depth)
     {

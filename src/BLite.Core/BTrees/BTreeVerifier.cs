@@ -7,7 +7,7 @@ namespace BLite.Core.BTrees;
 /// separators bounding their subtrees, uniform leaf depth, leaf sibling links both ways,
 /// overflow chains, and every page reached exactly once.
 /// </summary>
-public static class BTreeVerifier
+internal static class BTreeVerifier
 {
     public static BTreeVerification Verify(IPageReader pages, uint rootPageId)
     {

@@ -4,7 +4,7 @@ namespace BLite.Core.BTrees;
 /// A range of encoded keys with optional lower and upper bounds, each inclusive or exclusive.
 /// Bounds are copied on creation, so a range may outlive the spans it was built from.
 /// </summary>
-public sealed class KeyRange
+internal sealed class KeyRange
 {
     private readonly byte[]? _lower;
     private readonly byte[]? _upper;

@@ -9,7 +9,7 @@ namespace BLite.Core.BTrees;
 /// on write (decimal trailing zeros, -0.0, NaN payloads, DateTime.Kind), so a decoded value
 /// equals the original but may not be bit-identical. Malformed bytes throw <see cref="FormatException"/>.
 /// </summary>
-public ref struct KeyReader
+internal ref struct KeyReader
 {
     private readonly ReadOnlySpan<byte> _key;
     private int _position;

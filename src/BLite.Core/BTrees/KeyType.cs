@@ -8,7 +8,7 @@ namespace BLite.Core.BTrees;
 /// (byte)5 are the same key; double and decimal are separate number classes that do not
 /// interleave with each other or with integers.
 /// </summary>
-public enum KeyType : byte
+internal enum KeyType : byte
 {
     Null = 0x05,
 

@@ -5,7 +5,7 @@ namespace BLite.Core.BTrees;
 // From C-BSON values to key components, so index maintenance can key a field straight from
 // the raw document without materialising it. A Binary of subtype Uuid with 16 bytes becomes a
 // Guid component (its BSON bytes are already the big-endian Guid layout the key uses).
-public ref partial struct KeyWriter
+internal ref partial struct KeyWriter
 {
     /// <summary>Whether values of <paramref name="type"/> can be a key component (documents and arrays cannot).</summary>
     public static bool IsIndexable(BsonType type) => type is not (BsonType.Document or BsonType.Array);

@@ -5,7 +5,7 @@ namespace BLite.Core.BTrees;
 // digits (so 1.0, 1.00 and 1 are the same key): one byte E + 128, then the digits as nibbles
 // (digit + 1), then a 0 nibble, padded with a 0 nibble to a whole byte. For negative values
 // every byte after the class byte is inverted, which reverses their order.
-public ref partial struct KeyWriter
+internal ref partial struct KeyWriter
 {
     internal const byte DecimalNegative = 0x00;
     internal const byte DecimalZero = 0x01;

@@ -7,7 +7,7 @@ namespace BLite.Core.BTrees;
 // Strings and binary: the bytes with every 0x00 escaped as 0x00 0xFF, then the terminator
 // 0x00 0x01. The terminator sorts below any escaped zero and any other byte, so a shorter value
 // sorts before every longer value it is a prefix of, and the component ends unambiguously.
-public ref partial struct KeyWriter
+internal ref partial struct KeyWriter
 {
     internal const byte EscapeByte = 0x00;
     internal const byte EscapedZero = 0xFF;

@@ -12,7 +12,7 @@ namespace BLite.Core.BTrees;
 /// Size the destination to <see cref="BTree.MaxKeySize(int)"/>: writing past its end throws
 /// <see cref="BLiteKeyTooLargeException"/>.
 /// </summary>
-public ref partial struct KeyWriter
+internal ref partial struct KeyWriter
 {
     internal const ulong SignBit64 = 0x8000_0000_0000_0000UL;
     internal const uint SignBit32 = 0x8000_0000U;

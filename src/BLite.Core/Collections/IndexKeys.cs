@@ -12,7 +12,7 @@ namespace BLite.Core.Collections;
 /// <c>_id</c>; <see cref="Encode"/> gives the leading components of a secondary-index key, to
 /// use as bounds with <see cref="KeyRange"/> in <see cref="RawCollection.ScanIndex"/>.
 /// </summary>
-public static class IndexKeys
+internal static class IndexKeys
 {
     /// <summary>Above any tree's key limit, so a value too long to be stored is reported by the tree, not here.</summary>
     private const int ScratchKeyLimit = 64 * 1024;

@@ -75,7 +75,7 @@ public sealed partial class RawCollection
     /// Documents in primary-key order within <paramref name="primaryKeyRange"/> (encoded keys;
     /// null for all), forwards or backwards.
     /// </summary>
-    public DocumentCursor Scan(IPageReader pages, KeyRange? primaryKeyRange = null, bool descending = false)
+    internal DocumentCursor Scan(IPageReader pages, KeyRange? primaryKeyRange = null, bool descending = false)
     {
         ArgumentNullException.ThrowIfNull(pages);
         var collection = Resolve(pages);
@@ -96,7 +96,7 @@ public sealed partial class RawCollection
     /// as bounds; <see cref="KeyRange.Prefix(ReadOnlySpan{byte})"/> gives equality.
     /// Throws when the index does not exist.
     /// </summary>
-    public DocumentCursor ScanIndex(IPageReader pages, string indexName, KeyRange fieldKeyRange, bool descending = false)
+    internal DocumentCursor ScanIndex(IPageReader pages, string indexName, KeyRange fieldKeyRange, bool descending = false)
     {
         var (index, collection) = OpenIndexScan(pages, indexName, fieldKeyRange);
         if (collection is null)
@@ -109,7 +109,7 @@ public sealed partial class RawCollection
     }
 
     /// <summary>Like <see cref="ScanIndex"/>, yielding only primary keys: no document is read.</summary>
-    public IndexKeyCursor ScanIndexKeys(IPageReader pages, string indexName, KeyRange fieldKeyRange, bool descending = false)
+    internal IndexKeyCursor ScanIndexKeys(IPageReader pages, string indexName, KeyRange fieldKeyRange, bool descending = false)
     {
         var (index, collection) = OpenIndexScan(pages, indexName, fieldKeyRange);
         if (collection is null)

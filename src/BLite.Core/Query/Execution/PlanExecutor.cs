@@ -18,7 +18,7 @@ namespace BLite.Core.Query;
 /// document is valid until the next one is pulled when the query has no order (copy it to keep
 /// it); sorted results are copies.
 /// </remarks>
-public static partial class PlanExecutor
+internal static partial class PlanExecutor
 {
     /// <summary>The collection's indexes as the planner sees them, primary key first.</summary>
     /// <remarks>
