@@ -56,7 +56,7 @@ public sealed class DocumentDbContextTests : IDisposable
     {
         using var first = new ShopContext(_directory.File());
 
-        Assert.ThrowsAny<Core.BLiteException>(() => new ShopContext(_directory.File()));
+        Assert.ThrowsAny<BLiteException>(() => new ShopContext(_directory.File()));
     }
 
     [Fact]

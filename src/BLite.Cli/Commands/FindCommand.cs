@@ -86,7 +86,7 @@ internal sealed class FindCommand : Command
         {
             return JsonFilterParser.Parse(text);
         }
-        catch (Exception exception) when (exception is BLiteException or ArgumentException or BsonFormatException)
+        catch (Exception exception) when (exception is BLiteException or ArgumentException)
         {
             throw new UsageException("bad filter: " + exception.Message, Name);
         }

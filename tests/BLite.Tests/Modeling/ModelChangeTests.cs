@@ -131,7 +131,7 @@ public sealed class ModelChangeTests : IDisposable
         }
 
         // Both documents lack Email, and a unique index treats the missing value as one value.
-        Assert.Throws<Core.BLiteUniqueConstraintException>(() => new PeopleContextV3(path));
+        Assert.Throws<BLiteUniqueConstraintException>(() => new PeopleContextV3(path));
 
         using var again = new PeopleContextV1(path);
         Assert.Equal(["ix_Name"], IndexNames(again, "people"));

@@ -42,7 +42,7 @@ public sealed class PublicApiTests
     {
         var core = Load("BLite.Core");
         var exported = core.GetExportedTypes().Select(t => t.FullName).ToHashSet();
-        Assert.Contains("BLite.Core.BLiteException", exported);
+        Assert.Contains("BLite.BLiteCorruptionException", exported);
         foreach (var engineType in new[] { "BLite.Core.BTrees.BTree", "BLite.Core.BTrees.KeyWriter", "BLite.Core.Storage.OverflowChain", "BLite.Core.Storage.PageIds", "BLite.Core.Storage.Crc32C", "BLite.Core.Storage.StorageEngine" })
         {
             Assert.NotNull(core.GetType(engineType));
@@ -55,7 +55,7 @@ public sealed class PublicApiTests
     private static Assembly Load(string name) => name switch
     {
         "BLite" => typeof(DocumentDbContext).Assembly,
-        "BLite.Core" => typeof(BLiteException).Assembly,
+        "BLite.Core" => typeof(DocumentDatabase).Assembly,
         "BLite.Bson" => typeof(BsonDocument).Assembly,
         _ => throw new ArgumentException($"Unknown assembly {name}.", nameof(name)),
     };

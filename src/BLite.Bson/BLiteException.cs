@@ -1,4 +1,4 @@
-namespace BLite.Core;
+namespace BLite;
 
 /// <summary>The base of every error BLite raises on purpose: bad input, misuse, I/O failure.</summary>
 public class BLiteException : Exception
