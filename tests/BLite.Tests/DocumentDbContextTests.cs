@@ -38,6 +38,19 @@ public sealed class DocumentDbContextTests : IDisposable
     }
 
     [Fact]
+    public void A_path_together_with_in_memory_durability_is_refused()
+    {
+        var path = _directory.File();
+        var options = new DocumentDbContextOptions { Path = path, Durability = Durability.InMemory };
+
+        var error = Assert.Throws<ArgumentException>(() => new ShopContext(options));
+
+        Assert.Contains("Durability.InMemory", error.Message);
+        Assert.Contains(path, error.Message);
+        Assert.False(File.Exists(path));
+    }
+
+    [Fact]
     public void The_model_names_the_collection_and_creates_its_indexes_on_open()
     {
         using var db = new ShopContext(_directory.File());
