@@ -56,10 +56,19 @@ public sealed partial class DocumentCollection<TId, T>
 
     public Task<List<T>> FindAllAsync(CancellationToken cancellationToken = default) => Query().ToListAsync(cancellationToken);
 
-    public Task<long> CountAsync(CancellationToken cancellationToken = default) =>
+    public async Task<int> CountAsync(CancellationToken cancellationToken = default) =>
+        checked((int)await LongCountAsync(cancellationToken).ConfigureAwait(false));
+
+    public Task<int> CountAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(predicate);
+        return Query().Where(predicate).CountAsync(cancellationToken);
+    }
+
+    public Task<long> LongCountAsync(CancellationToken cancellationToken = default) =>
         _context.ReadAsync(this, static (pages, collection) => collection.Documents.Count(pages), cancellationToken);
 
-    public Task<long> CountAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
+    public Task<long> LongCountAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(predicate);
         return Query().Where(predicate).LongCountAsync(cancellationToken);

@@ -31,11 +31,24 @@ public sealed partial class DocumentCollection<TId, T>
     /// <summary>Every document in id order.</summary>
     public IEnumerable<T> FindAll() => Query();
 
-    /// <summary>The number of documents, from the collection's counter (no scan).</summary>
-    public long Count() => _context.Read(this, static (pages, collection) => collection.Documents.Count(pages));
+    /// <summary>
+    /// The number of documents, from the collection's counter (no scan). As LINQ's <c>Count</c>,
+    /// it throws <see cref="OverflowException"/> above <see cref="int.MaxValue"/>; use <see cref="LongCount()"/> there.
+    /// </summary>
+    public int Count() => checked((int)LongCount());
 
     /// <summary>The number of documents matching <paramref name="predicate"/>, without deserializing them.</summary>
-    public long Count(Expression<Func<T, bool>> predicate)
+    public int Count(Expression<Func<T, bool>> predicate)
+    {
+        ArgumentNullException.ThrowIfNull(predicate);
+        return Query().Where(predicate).Count();
+    }
+
+    /// <summary>The number of documents as a <see cref="long"/>, from the collection's counter (no scan).</summary>
+    public long LongCount() => _context.Read(this, static (pages, collection) => collection.Documents.Count(pages));
+
+    /// <summary>The number of documents matching <paramref name="predicate"/>, as a <see cref="long"/>.</summary>
+    public long LongCount(Expression<Func<T, bool>> predicate)
     {
         ArgumentNullException.ThrowIfNull(predicate);
         return Query().Where(predicate).LongCount();

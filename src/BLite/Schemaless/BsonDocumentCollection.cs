@@ -100,9 +100,14 @@ public sealed partial class BsonDocumentCollection
 
     public IEnumerable<BsonDocument> FindAll() => Run(new DocumentQuery());
 
-    public long Count() => _context.Read(Collection, static (pages, collection) => collection.Count(pages));
+    /// <summary>As LINQ's <c>Count</c>: throws <see cref="OverflowException"/> above <see cref="int.MaxValue"/>.</summary>
+    public int Count() => checked((int)LongCount());
 
-    public long Count(string jsonFilter)
+    public int Count(string jsonFilter) => checked((int)LongCount(jsonFilter));
+
+    public long LongCount() => _context.Read(Collection, static (pages, collection) => collection.Count(pages));
+
+    public long LongCount(string jsonFilter)
     {
         var query = Parse(jsonFilter);
         return _context.Read((Collection, query), static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.query, []));
