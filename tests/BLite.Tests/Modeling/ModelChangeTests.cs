@@ -68,6 +68,19 @@ public partial class PeopleContextV3 : DocumentDbContext
         model.Entity<PersonV2>().ToCollection("people").HasIndex(p => p.Email, unique: true);
 }
 
+public partial class PeopleContextFluent : DocumentDbContext
+{
+    public PeopleContextFluent(string path)
+        : base(path)
+    {
+    }
+
+    public DocumentCollection<ObjectId, PersonV2> People { get; set; } = null!;
+
+    protected override void OnModelCreating(ModelBuilder model) =>
+        model.Entity<PersonV2>().ToCollection("people").HasIndex(p => p.Email).IsUnique().HasName("by_email");
+}
+
 public sealed class ModelChangeTests : IDisposable
 {
     private readonly TempDirectory _directory = new();
@@ -112,6 +125,18 @@ public sealed class ModelChangeTests : IDisposable
             Assert.Equal(0, v1.People.FindById(ada)!.Age);
             Assert.Equal(3, v1.People.Count());
         }
+    }
+
+    [Fact]
+    public void HasIndex_IsUnique_and_HasName_configure_the_index_as_in_EF_Core()
+    {
+        using var db = new PeopleContextFluent(_directory.File());
+        db.People.Insert(new PersonV2 { Name = "Ada", Email = "ada@example.com" });
+
+        Assert.Throws<BLiteUniqueConstraintException>(() => db.People.Insert(new PersonV2 { Name = "Bob", Email = "ada@example.com" }));
+
+        Assert.Equal(["by_email"], IndexNames(db, "people"));
+        Assert.Equal(1, db.People.Count());
     }
 
     private static List<string> IndexNames(DocumentDbContext context, string collection)
