@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.Globalization;
 using System.Text;
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 
 namespace BLite.Core.Collections.Indexes;
 
