@@ -37,6 +37,33 @@ public class MongodumpFileTests
     }
 
     [Fact]
+    public void A_dump_with_a_damaged_code_with_scope_is_refused_with_its_offset_and_changes_nothing()
+    {
+        using var directory = new TempDirectory();
+        var good = directory.File("good.bson");
+        File.WriteAllBytes(good, MongoSamples.ToBson(MongoSamples.EveryType(1)));
+        var database = directory.File("interop.blite");
+        Assert.Equal(0, BliteProcess.Run("import", database, "things", good).ExitCode);
+
+        // Second document: its code-with-scope length says 13, below the 14 bytes the spec's smallest value takes.
+        var damaged = MongoSamples.ToBson(MongoSamples.EveryType(2));
+        var lengthAt = damaged.AsSpan().IndexOf("codeWithScope\0"u8) + "codeWithScope\0"u8.Length;
+        BitConverter.TryWriteBytes(damaged.AsSpan(lengthAt), 13);
+        var intact = MongoSamples.ToBson(MongoSamples.EveryType(3));
+        var dump = directory.File("damaged.bson");
+        File.WriteAllBytes(dump, [.. intact, .. damaged]);
+
+        var import = BliteProcess.Run("import", database, "things", dump);
+
+        Assert.NotEqual(0, import.ExitCode);
+        Assert.Contains("JavaScript with scope length 13", import.Stderr);
+        Assert.Contains($"at offset {intact.Length + lengthAt}", import.Stderr);
+        var exported = directory.File("exported.bson");
+        Assert.Equal(0, BliteProcess.Run("export", database, "things", "--output", exported).ExitCode);
+        Assert.Equal(Convert.ToHexString(File.ReadAllBytes(good)), Convert.ToHexString(File.ReadAllBytes(exported)));
+    }
+
+    [Fact]
     public void Json_lines_export_of_every_type_imports_back_to_the_same_bytes()
     {
         using var directory = new TempDirectory();
