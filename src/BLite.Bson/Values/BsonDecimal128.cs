@@ -136,6 +136,13 @@ public readonly partial struct BsonDecimal128 : IEquatable<BsonDecimal128>, ICom
         return Kind.Finite;
     }
 
+    /// <summary>
+    /// The sign, coefficient and exponent of a finite value, (−1)^negative × coefficient ×
+    /// 10^exponent (a non-canonical encoding gives coefficient 0); false for NaN and ±Infinity.
+    /// </summary>
+    public bool TryGetFiniteParts(out bool negative, out UInt128 coefficient, out int exponent) =>
+        Decompose(out negative, out coefficient, out exponent) == Kind.Finite;
+
     /// <summary>Whether both hold the same 128 bits (unlike <see cref="Equals(BsonDecimal128)"/>, which compares values).</summary>
     public bool BitsEqual(BsonDecimal128 other) => HighBits == other.HighBits && LowBits == other.LowBits;
 }

@@ -104,6 +104,15 @@ internal ref struct KeyReader
         return KeyDecimalDecoder.Decode(_key[start.._position]);
     }
 
+    /// <summary>A decimal component as a Decimal128 (every decimal key, NaN and ±Infinity included; trailing zeros are not kept).</summary>
+    public BsonDecimal128 ReadDecimal128()
+    {
+        Expect(KeyType.Decimal);
+        var start = _position;
+        SkipDecimalBody();
+        return KeyDecimalDecoder.Decode128(_key[start.._position]);
+    }
+
     public string ReadString()
     {
         Expect(KeyType.String);
@@ -231,14 +240,21 @@ internal ref struct KeyReader
         if (sign != KeyWriter.DecimalNegative && sign != KeyWriter.DecimalPositive)
             ThrowFormat($"invalid decimal sign class 0x{sign:X2} at offset {_position - 1}");
         var invert = sign == KeyWriter.DecimalNegative ? (byte)0xFF : (byte)0x00;
-        Take(1);
-        for (var guard = 0; guard < 16; guard++)
+        var exponent = (byte)(Take(1)[0] ^ invert);
+        if (exponent is KeyWriter.WideDecimalBelow or KeyWriter.WideDecimalAbove)
+        {
+            var wide = Take(2);
+            if ((ushort)(((wide[0] ^ invert) << 8) | (wide[1] ^ invert)) >= KeyWriter.DecimalInfinity)
+                return;
+        }
+        // At most 34 digits and the terminator: 18 bytes.
+        for (var guard = 0; guard < 18; guard++)
         {
             var b = (byte)(Take(1)[0] ^ invert);
             if ((b & 0xF0) == 0 || (b & 0x0F) == 0)
                 return;
         }
-        ThrowFormat("decimal component has more than 29 digits");
+        ThrowFormat("decimal component has more than 34 digits");
     }
 
     private static void ThrowFormat(string message) => throw new FormatException("Malformed index key: " + message + ".");

@@ -71,20 +71,6 @@ internal ref partial struct KeyWriter
         }
     }
 
-    /// <summary>
-    /// A Decimal128 as a decimal key component when a .NET decimal equals it exactly; other values
-    /// (NaN, ±Infinity, beyond the decimal range or its 28 places) have no key component yet.
-    /// </summary>
-    private void WriteDecimal128(BsonDecimal128 value)
-    {
-        if (!value.TryToDecimal(out var exact))
-        {
-            throw new ArgumentException($"The Decimal128 {value} cannot be an index key component: only values a .NET decimal holds exactly (not NaN, ±Infinity, or beyond its range or 28 decimal places) can be indexed.", nameof(value));
-        }
-
-        WriteDecimal(exact);
-    }
-
     private void WriteTimestamp(BsonTimestamp value) => WriteTagged64(KeyType.Timestamp, value.Value);
 
     private void WriteBinaryValue(ReadOnlySpan<byte> bytes, BsonBinarySubtype subtype)

@@ -53,7 +53,7 @@ internal static class IndexKeyText
             case KeyType.Double:
                 return reader.ReadDouble().ToString("R", culture);
             case KeyType.Decimal:
-                return reader.ReadDecimal().ToString(culture) + "m";
+                return reader.ReadDecimal128() + "m";
             case KeyType.String:
                 return Quote(reader.ReadString());
             case KeyType.Binary:

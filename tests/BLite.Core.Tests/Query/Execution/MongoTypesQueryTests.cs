@@ -63,17 +63,20 @@ public class MongoTypesQueryTests
     }
 
     [Fact]
-    public void A_Decimal128_without_a_key_component_is_refused_by_an_index_and_changes_nothing()
+    public void An_indexed_Decimal128_field_orders_every_value_numerically_with_NaN_first()
     {
         using var database = DocumentDatabase.OpenInMemory();
         var items = database.GetCollection("items");
         items.EnsureIndex("by_d", "d");
-        items.Insert(new BsonDocument { { "_id", 1 }, { "d", BsonDecimal128.Parse("1E+3") } });
+        string[] texts = ["1E+100", "NaN", "5", "-Infinity", "1E+3", "-1E-6000", "Infinity", "0E+9"];
+        items.InsertMany(texts.Select((t, i) => new BsonDocument { { "_id", i }, { "d", BsonDecimal128.Parse(t) } }).ToList());
 
-        var error = Assert.Throws<ArgumentException>(() => items.Insert(new BsonDocument { { "_id", 2 }, { "d", BsonDecimal128.NaN } }));
+        var sorted = items.Find((QueryFilter?)null, [new SortKey("d")]).Select(d => d["d"].AsDecimal128.ToString());
 
-        Assert.Contains("NaN", error.Message);
-        Assert.Equal(1, items.Count());
-        Assert.Single(items.FindByIndex("by_d", 1000m));
+        Assert.Equal(["NaN", "-Infinity", "-1E-6000", "0E+9", "5", "1E+3", "1E+100", "Infinity"], sorted);
+        Assert.Contains("IXSCAN by_d", items.Explain(null, [new SortKey("d")], take: 3));
+        Assert.Equal([4], items.FindByIndex("by_d", 1000m).Select(d => d["_id"].AsInt32));
+        Assert.Equal([4], items.Find("""{ "d": 1000 }""").Select(d => d["_id"].AsInt32));
+        Assert.True(items.Find("""{ "d": { "$numberDecimal": "1E+3" } }""").Single()["d"].AsDecimal128.BitsEqual(BsonDecimal128.Parse("1E+3")));
     }
 }
