@@ -103,7 +103,10 @@ public sealed partial class StorageEngine
 
     private static StorageEngine OpenCore(string path, IStorageDevice file, IStorageDevice walDevice, StorageOptions options)
     {
-        var scan = WalScanner.Scan(walDevice, path);
+        // The file's fixed header fields let the scanner validate frames behind a damaged WAL
+        // header; a file without them is judged only after the scan (it may be a creation whose
+        // first checkpoint was cut short).
+        var scan = WalScanner.Scan(walDevice, path, ProbeHeader(file, path, walMayHoldHeader: true));
         var recovering = scan.HeaderValid && scan.TransactionCount > 0;
 
         // Creation writes page 0 to the file only in its first checkpoint; a crash during that
@@ -213,7 +216,7 @@ public sealed partial class StorageEngine
         }
 
         _writtenSeq = _publishedSeq = scan.TransactionCount;
-        _wal.AdoptRecovered(scan.Generation, (uint)scan.CommittedFrames.Count, WalFormat.HeaderSize + ((long)scan.CommittedFrames.Count * _wal.FrameSize));
+        _wal.AdoptRecovered(scan.Generation, (uint)scan.CommittedFrames.Count, scan.CommittedEnd);
         CheckpointCore();
     }
 
