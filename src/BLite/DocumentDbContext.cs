@@ -53,14 +53,16 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
     protected DocumentDbContext(DocumentDbContextOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        if (!options.InMemory)
+        if (!options.InMemory && options.OpenStorage is null)
         {
             ArgumentException.ThrowIfNullOrEmpty(options.Path, "options.Path");
         }
 
         OnModelCreating(_model);
         var storage = options.ToStorageOptions();
-        _database = options.InMemory ? DocumentDatabase.OpenInMemory(storage) : DocumentDatabase.Open(options.Path!, storage);
+        _database = options.OpenStorage is { } open ? DocumentDatabase.Open(open(storage))
+            : options.InMemory ? DocumentDatabase.OpenInMemory(storage)
+            : DocumentDatabase.Open(options.Path!, storage);
         try
         {
             FieldDictionary = _database.Fields;

@@ -26,6 +26,9 @@ public sealed class DocumentDbContextOptions
     /// <summary>A context over a database that lives in memory only.</summary>
     public static DocumentDbContextOptions ForMemory() => new() { InMemory = true, Durability = Durability.InMemory };
 
+    /// <summary>Opens the engine instead of the path (tests put the context on fault-injecting devices with it).</summary>
+    internal Func<StorageOptions, StorageEngine>? OpenStorage { get; set; }
+
     internal StorageOptions ToStorageOptions() => new()
     {
         Durability = InMemory ? Durability.InMemory : Durability,

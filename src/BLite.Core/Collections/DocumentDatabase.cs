@@ -50,6 +50,10 @@ public sealed partial class DocumentDatabase : IDisposable
         return Create(StorageEngine.Open(path, options ?? new StorageOptions()), collections);
     }
 
+    /// <summary>A database over an engine opened by the caller (for example on fault-injecting devices); it owns the engine from here on.</summary>
+    internal static DocumentDatabase Open(StorageEngine storage, IEnumerable<CollectionDefinition>? collections = null) =>
+        Create(storage, collections);
+
     /// <summary>A database that lives in memory only (tests, caches).</summary>
     public static DocumentDatabase OpenInMemory(StorageOptions? options = null, IEnumerable<CollectionDefinition>? collections = null) =>
         Create(StorageEngine.OpenInMemory(options ?? new StorageOptions()), collections);
