@@ -170,7 +170,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
 
     private void EnsureSchema(DocumentDatabase database)
     {
-        if (_collections.Count == 0)
+        if (_collections.Count == 0 || database.Storage.Options.ReadOnly)
         {
             return;
         }

@@ -23,6 +23,15 @@ public sealed class DocumentDbContextOptions
     /// <summary>Keep everything in memory: nothing is written to disk and all is lost on dispose.</summary>
     public bool InMemory { get; set; }
 
+    /// <summary>
+    /// Open an existing database for reading only (see <see cref="StorageOptions.ReadOnly"/>): no
+    /// lock is taken and nothing is written, so it works on read-only files and on a database
+    /// another process holds open. Declared collections and indexes that are missing are not
+    /// created (they read as empty); every write, transaction or checkpoint throws
+    /// <see cref="Core.BLiteException"/>.
+    /// </summary>
+    public bool ReadOnly { get; set; }
+
     /// <summary>A context over a database that lives in memory only.</summary>
     public static DocumentDbContextOptions ForMemory() => new() { InMemory = true, Durability = Durability.InMemory };
 
@@ -34,5 +43,6 @@ public sealed class DocumentDbContextOptions
         Durability = InMemory ? Durability.InMemory : Durability,
         PageSize = PageSize,
         CacheBudgetBytes = CacheBudgetBytes,
+        ReadOnly = ReadOnly,
     };
 }

@@ -174,7 +174,9 @@ public sealed partial class DocumentDatabase : IDisposable
         try
         {
             var database = new DocumentDatabase(storage);
-            if (collections is not null)
+            // A read-only database reads the collections and indexes that exist; declared ones
+            // that are missing read as empty rather than being created.
+            if (collections is not null && !storage.Options.ReadOnly)
             {
                 using var write = storage.BeginWrite();
                 database.EnsureSchema(write, collections);
@@ -196,6 +198,11 @@ public sealed partial class DocumentDatabase : IDisposable
         using (var read = storage.BeginRead())
         {
             initialised = CatalogStore.IsInitialised(read);
+        }
+
+        if (!initialised && storage.Options.ReadOnly)
+        {
+            throw new BLiteException($"Database '{storage.Path}' has no collection catalog yet (it was never opened as a document database), and a read-only open cannot create one.");
         }
 
         if (!initialised)

@@ -29,6 +29,12 @@ public sealed partial class StorageEngine
         }
 
         var fullPath = System.IO.Path.GetFullPath(path);
+        CheckPaths(fullPath, validated.ReadOnly);
+        if (validated.ReadOnly)
+        {
+            return OpenReadOnly(fullPath, validated);
+        }
+
         var file = OpenLocked(fullPath);
         FileDevice? wal = null;
         try
@@ -92,6 +98,10 @@ public sealed partial class StorageEngine
         {
             throw new BLiteDatabaseLockedException(path, exception);
         }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            throw CannotOpen(path, exception);
+        }
     }
 
     // Windows reports ERROR_SHARING_VIOLATION / ERROR_LOCK_VIOLATION (32, 33); on Unix .NET puts the
@@ -101,8 +111,13 @@ public sealed partial class StorageEngine
             ? (exception.HResult & 0xFFFF) is 32 or 33
             : exception.HResult == (OperatingSystem.IsLinux() ? 11 : 35);
 
-    private static StorageEngine OpenCore(string path, IStorageDevice file, IStorageDevice walDevice, StorageOptions options)
+    /// <param name="logFileMissing">A read-only open found no log file and passes an empty stand-in for it.</param>
+    private static StorageEngine OpenCore(string path, IStorageDevice file, IStorageDevice walDevice, StorageOptions options, bool logFileMissing = false)
     {
+        // A read-only view looks at the log before judging it, so a writer's restart during the
+        // scan is noticed (SharedLogWatch).
+        var watch = options.ReadOnly ? new SharedLogWatch(path, WalPathFor(path), logFileMissing ? null : walDevice) : null;
+
         // The file's fixed header fields let the scanner validate frames behind a damaged WAL
         // header; a file without them is judged only after the scan (it may be a creation whose
         // first checkpoint was cut short).
@@ -124,12 +139,23 @@ public sealed partial class StorageEngine
         }
 
         var creating = probe is null && !recovering;
+        if (creating && options.ReadOnly)
+        {
+            throw new BLiteException($"Database '{path}' is empty (0 bytes): it was never created, and a read-only open does not create it.");
+        }
+
         var pageSize = probe?.PageSize ?? (recovering ? scan.PageSize : options.PageSize);
         var databaseId = probe?.DatabaseId ?? (recovering ? scan.DatabaseId : NewDatabaseId());
         var engine = new StorageEngine(path, options, file, walDevice, pageSize, databaseId);
         try
         {
-            if (recovering)
+            if (watch is not null)
+            {
+                watch.Arm(scan, pageSize);
+                engine._sharedLog = watch;
+                engine.ViewRecovered(scan);
+            }
+            else if (recovering)
             {
                 engine.Recover(scan);
             }
