@@ -100,14 +100,15 @@ public class ErrorReportingTests
     }
 
     [Fact]
-    public void A_database_in_use_by_another_engine_is_one_line()
+    public void A_database_in_use_by_another_engine_is_one_line_for_a_command_that_writes()
     {
         using var directory = new TempDirectory();
         var path = directory.File("shop.blite");
         TestDatabases.CreateShop(path, orders: 2);
         using var open = Core.Collections.DocumentDatabase.Open(path);
 
-        var result = BliteProcess.Run("collections", path);
+        // Inspection commands open read-only and succeed (ReadOnlyInspectionTests); checkpoint writes.
+        var result = BliteProcess.Run("checkpoint", path);
 
         Assert.True(result.ExitCode == 3, result.ToString());
         Assert.Single(result.Stderr.TrimEnd('\n').Split('\n'));

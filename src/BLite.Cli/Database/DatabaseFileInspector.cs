@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using BLite.Cli.Commands;
+using BLite.Core.Storage.Devices;
 
 namespace BLite.Cli.Database;
 
@@ -19,6 +20,19 @@ namespace BLite.Cli.Database;
 /// </summary>
 internal static class DatabaseFileInspector
 {
+    // Without a lock: a database an application holds open can still be inspected.
+    private static FileDevice OpenForReading(string path)
+    {
+        try
+        {
+            return FileDevice.OpenReadOnly(path);
+        }
+        catch (UnauthorizedAccessException exception)
+        {
+            throw new CommandException($"cannot read '{path}': access denied ({exception.Message}).");
+        }
+    }
+
     private const int HeaderPrefixSize = 40;
     private const int WalHeaderSize = 40;
     private const int WalFrameHeaderSize = 32;
@@ -33,10 +47,10 @@ internal static class DatabaseFileInspector
         var fullPath = Path.GetFullPath(path);
         Span<byte> header = stackalloc byte[HeaderPrefixSize];
         long fileLength;
-        using (var file = new FileStream(fullPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite))
+        using (var file = OpenForReading(fullPath))
         {
             fileLength = file.Length;
-            if (file.ReadAtLeast(header, HeaderPrefixSize, throwOnEndOfStream: false) < HeaderPrefixSize || !header[..8].SequenceEqual(DatabaseMagic))
+            if (file.Read(0, header) < HeaderPrefixSize || !header[..8].SequenceEqual(DatabaseMagic))
             {
                 throw new CommandException($"'{path}' is not a BLite database (its first bytes are not the BLite header).");
             }
@@ -62,9 +76,9 @@ internal static class DatabaseFileInspector
             return new WalFileInfo(walPath, Exists: false, Length: 0, HeaderValid: false, BelongsToDatabase: false, Frames: 0, Commits: 0, TrailingFrames: 0);
         }
 
-        using var wal = new FileStream(walPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite);
+        using var wal = OpenForReading(walPath);
         Span<byte> header = stackalloc byte[WalHeaderSize];
-        if (wal.ReadAtLeast(header, WalHeaderSize, throwOnEndOfStream: false) < WalHeaderSize || !header[..8].SequenceEqual(WalMagic))
+        if (wal.Read(0, header) < WalHeaderSize || !header[..8].SequenceEqual(WalMagic))
         {
             return new WalFileInfo(walPath, true, wal.Length, HeaderValid: false, BelongsToDatabase: false, 0, 0, 0);
         }
@@ -88,9 +102,8 @@ internal static class DatabaseFileInspector
         var frameSize = (long)WalFrameHeaderSize + pageSize;
         for (var offset = (long)WalHeaderSize; offset + frameSize <= wal.Length; offset += frameSize)
         {
-            wal.Position = offset;
-            wal.ReadExactly(frame);
-            if (BinaryPrimitives.ReadUInt32LittleEndian(frame[16..]) != generation || BinaryPrimitives.ReadUInt32LittleEndian(frame[20..]) != salt)
+            if (wal.Read(offset, frame) < frame.Length
+                || BinaryPrimitives.ReadUInt32LittleEndian(frame[16..]) != generation || BinaryPrimitives.ReadUInt32LittleEndian(frame[20..]) != salt)
             {
                 break;
             }

@@ -7,10 +7,18 @@ namespace BLite.Cli.Database;
 /// <summary>
 /// Opens databases for commands. The engine creates a database when its file is missing or
 /// empty; only <c>import</c> may do that, so every other command checks first and names the
-/// problem instead of leaving a new empty database behind.
+/// problem instead of leaving a new empty database behind. Commands that only look open the
+/// database read-only: no lock, no recovery written back, no checkpoint, so they work on a
+/// database an application holds open and on files the user may only read.
 /// </summary>
 internal static class DatabaseFiles
 {
+    public static DocumentDatabase OpenForReading(string path)
+    {
+        EnsureExists(path);
+        return DocumentDatabase.Open(path, new StorageOptions { ReadOnly = true });
+    }
+
     public static DocumentDatabase OpenExisting(string path, Durability durability = Durability.Full)
     {
         EnsureExists(path);
