@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using BLite.Cli.Commands;
+using BLite.Core.Storage;
 using BLite.Core.Storage.Devices;
 
 namespace BLite.Cli.Database;
@@ -12,7 +13,7 @@ namespace BLite.Cli.Database;
 /// database page 0: 0 magic "BLiteDB\0" | 8 u32 version | 12 u32 page size | 16 u32 page count
 ///                  | 20 u32 free-list head | 24 u32 free pages | 32 u64 database id
 /// WAL header (40): 0 magic "BLiteWAL" | 8 u32 version | 12 u32 page size | 16 u64 database id
-///                  | 24 u32 generation | 28 u32 salt | 36 u32 CRC-32C
+///                  | 24 u32 generation | 28 u32 salt | 36 u32 CRC-32C of [0, 36)
 /// WAL frame:       32-byte header (0 u32 page id | 4 u32 flags, bit 0 = commit | 8 u64 sequence
 ///                  | 16 u32 generation | 20 u32 salt | ...) then one page image
 /// </code>
@@ -78,7 +79,8 @@ internal static class DatabaseFileInspector
 
         using var wal = OpenForReading(walPath);
         Span<byte> header = stackalloc byte[WalHeaderSize];
-        if (wal.Read(0, header) < WalHeaderSize || !header[..8].SequenceEqual(WalMagic))
+        if (wal.Read(0, header) < WalHeaderSize || !header[..8].SequenceEqual(WalMagic)
+            || BinaryPrimitives.ReadUInt32LittleEndian(header[36..]) != Crc32C.Compute(header[..36]))
         {
             return new WalFileInfo(walPath, true, wal.Length, HeaderValid: false, BelongsToDatabase: false, 0, 0, 0);
         }
