@@ -13,9 +13,6 @@ internal sealed class WalScanResult
     /// <summary>True when the log's frames could be judged: an intact header, or a damaged one whose frames validate without it.</summary>
     public bool HeaderValid { get; init; }
 
-    /// <summary>The header was damaged but the frames behind it validated on their own (see <see cref="WalFormat.FirstFrameSeed"/>).</summary>
-    public bool HeaderDamaged { get; init; }
-
     public int PageSize { get; init; }
 
     public ulong DatabaseId { get; init; }
@@ -83,7 +80,7 @@ internal static class WalScanner
         var seed = version == WalFormat.HeaderSeededVersion
             ? WalFormat.HeaderChecksum(header)
             : WalFormat.FirstFrameSeed(databaseId, pageSize, generation, salt);
-        return ScanFrames(device, new FrameReader(device, pageSize, generation, salt, seed), databaseId, headerDamaged: false);
+        return ScanFrames(device, new FrameReader(device, pageSize, generation, salt, seed), databaseId);
     }
 
     /// <summary>
@@ -107,7 +104,7 @@ internal static class WalScanner
                 var reader = new FrameReader(device, known.PageSize, generation, salt, seed);
                 if (generation != 0 && reader.IsIntact(0))
                 {
-                    return ScanFrames(device, reader, known.DatabaseId, headerDamaged: true);
+                    return ScanFrames(device, reader, known.DatabaseId);
                 }
             }
         }
@@ -148,12 +145,11 @@ internal static class WalScanner
         return null;
     }
 
-    private static WalScanResult ScanFrames(IStorageDevice device, FrameReader reader, ulong databaseId, bool headerDamaged)
+    private static WalScanResult ScanFrames(IStorageDevice device, FrameReader reader, ulong databaseId)
     {
         var result = new WalScanResult
         {
             HeaderValid = true,
-            HeaderDamaged = headerDamaged,
             PageSize = reader.PageSize,
             DatabaseId = databaseId,
             Generation = reader.Generation,
