@@ -53,9 +53,17 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
     protected DocumentDbContext(DocumentDbContextOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        if (!options.InMemory && options.OpenStorage is null)
+        if (options.OpenStorage is not null)
+        {
+            // The engine comes from the caller (tests); there is no path to check.
+        }
+        else if (!options.InMemory)
         {
             ArgumentException.ThrowIfNullOrEmpty(options.Path, "options.Path");
+        }
+        else if (options.Path is not null)
+        {
+            throw new ArgumentException($"options.Path ('{options.Path}') and Durability.InMemory contradict each other: an in-memory database has no file. Set one or the other.", nameof(options));
         }
 
         OnModelCreating(_model);

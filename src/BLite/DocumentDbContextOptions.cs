@@ -5,12 +5,16 @@ namespace BLite;
 /// <summary>How a <see cref="DocumentDbContext"/> opens its database.</summary>
 public sealed class DocumentDbContextOptions
 {
-    /// <summary>The database file (its WAL sits beside it as <c>path-wal</c>). Ignored when <see cref="InMemory"/> is set.</summary>
+    /// <summary>
+    /// The database file (its WAL sits beside it as <c>path-wal</c>). Required, unless
+    /// <see cref="Durability"/> is <see cref="Durability.InMemory"/>, which refuses a path.
+    /// </summary>
     public string? Path { get; set; }
 
     /// <summary>
     /// <see cref="Durability.Full"/> (default): a commit returns once it is on stable storage.
     /// <see cref="Durability.Normal"/>: synced at checkpoint only (safe against a process crash).
+    /// <see cref="Durability.InMemory"/>: nothing is written to disk and all is lost on dispose.
     /// </summary>
     public Durability Durability { get; set; } = Durability.Full;
 
@@ -20,27 +24,26 @@ public sealed class DocumentDbContextOptions
     /// <summary>The page cache's memory budget.</summary>
     public long CacheBudgetBytes { get; set; } = 64L * 1024 * 1024;
 
-    /// <summary>Keep everything in memory: nothing is written to disk and all is lost on dispose.</summary>
-    public bool InMemory { get; set; }
-
     /// <summary>
-    /// Open an existing database for reading only (see <see cref="StorageOptions.ReadOnly"/>): no
-    /// lock is taken and nothing is written, so it works on read-only files and on a database
-    /// another process holds open. Declared collections and indexes that are missing are not
-    /// created (they read as empty); every write, transaction or checkpoint throws
-    /// <see cref="Core.BLiteException"/>.
+    /// Open an existing database for reading only: no lock is taken and nothing is written, so it
+    /// works on read-only files and on a database another process holds open. Declared
+    /// collections and indexes that are missing are not created (they read as empty); every
+    /// write, transaction or checkpoint throws <see cref="BLiteException"/>. Not valid with
+    /// <see cref="Durability.InMemory"/>.
     /// </summary>
     public bool ReadOnly { get; set; }
 
     /// <summary>A context over a database that lives in memory only.</summary>
-    public static DocumentDbContextOptions ForMemory() => new() { InMemory = true, Durability = Durability.InMemory };
+    public static DocumentDbContextOptions ForMemory() => new() { Durability = Durability.InMemory };
+
+    internal bool InMemory => Durability == Durability.InMemory;
 
     /// <summary>Opens the engine instead of the path (tests put the context on fault-injecting devices with it).</summary>
     internal Func<StorageOptions, StorageEngine>? OpenStorage { get; set; }
 
     internal StorageOptions ToStorageOptions() => new()
     {
-        Durability = InMemory ? Durability.InMemory : Durability,
+        Durability = Durability,
         PageSize = PageSize,
         CacheBudgetBytes = CacheBudgetBytes,
         ReadOnly = ReadOnly,

@@ -3,7 +3,7 @@ using BLite.Core.Storage.Wal;
 
 namespace BLite.Core.Storage;
 
-public sealed partial class StorageEngine
+internal sealed partial class StorageEngine
 {
     /// <summary>
     /// Refuses, before anything is created or locked, the paths an open could only turn into a raw

@@ -1,6 +1,6 @@
 using BLite.Core;
 using BLite.Core.Storage;
-using BLite.Core.Storage.Devices;
+using BLite.Core.Tests.Storage.Faults;
 using BLite.Tests.Model;
 
 namespace BLite.Tests.Transactions;

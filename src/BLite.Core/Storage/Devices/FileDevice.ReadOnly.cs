@@ -3,7 +3,7 @@ using Microsoft.Win32.SafeHandles;
 
 namespace BLite.Core.Storage.Devices;
 
-public sealed partial class FileDevice
+internal sealed partial class FileDevice
 {
     private const int LinuxReadOnlyCloseOnExec = 0x80000;
     private const int MacReadOnlyCloseOnExec = 0x1000000;
