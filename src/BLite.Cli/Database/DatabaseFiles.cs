@@ -45,7 +45,9 @@ internal static class DatabaseFiles
 
         if (!File.Exists(path))
         {
-            throw new CommandException($"database file '{path}' does not exist.");
+            throw new CommandException(LengthOrZero(StorageEngine.WalPathFor(path)) > 0
+                ? $"database file '{path}' does not exist, but its write-ahead log does: the WAL of a database whose main file is missing. Restore the database file; nothing was changed."
+                : $"database file '{path}' does not exist.");
         }
 
         if (new FileInfo(path).Length == 0)
