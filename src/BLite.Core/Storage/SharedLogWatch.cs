@@ -24,7 +24,7 @@ internal sealed class SharedLogWatch
     private readonly string _walPath;
     private readonly byte[] _header = new byte[WalFormat.HeaderSize];
     private readonly int _headerLength;
-    private readonly Dictionary<uint, HashSet<uint>> _appendedImages = [];
+    private readonly Dictionary<uint, List<long>> _appendedFrames = [];
     private int _frameSize;
     private uint _generation;
     private uint _salt;
@@ -66,25 +66,72 @@ internal sealed class SharedLogWatch
                 return;
             }
 
-            Span<byte> header = stackalloc byte[WalFormat.HeaderSize];
-            var read = _wal.Read(0, header);
-            if (read != _headerLength || !header[..read].SequenceEqual(_header.AsSpan(0, _headerLength)))
+            if (!fromLog && MayBeCheckpointedImage(pageId, image, intact))
             {
                 throw Changed();
             }
 
-            if (!fromLog)
-            {
-                ScanAppendedFrames();
-                if (_appendedImages.TryGetValue(pageId, out var checksums)
-                    && (!intact || checksums.Contains(BinaryPrimitives.ReadUInt32LittleEndian(image[^4..]))))
-                {
-                    throw Changed();
-                }
-            }
+            // Checked last: an unchanged header proves every log byte read above (and the image,
+            // when it came from the log) belongs to the snapshot's generation.
+            ThrowIfLogRestarted();
         }
     }
 
+    /// <summary>
+    /// Throws when the log header differs from the one seen before the open's scan: a writer
+    /// restarted the log meanwhile, so what the scan read (including frames that looked damaged
+    /// because they were being overwritten) is no evidence of anything.
+    /// </summary>
+    public void ThrowIfLogRestarted()
+    {
+        if (_wal is null)
+        {
+            return;
+        }
+
+        Span<byte> header = stackalloc byte[WalFormat.HeaderSize];
+        var read = _wal.Read(0, header);
+        if (read != _headerLength || !header[..read].SequenceEqual(_header.AsSpan(0, _headerLength)))
+        {
+            throw Changed();
+        }
+    }
+
+    /// <summary>
+    /// Whether a file image may come from a checkpoint of frames appended after the open: a frame
+    /// appended since then holds the page, and the image is torn or equals that frame's image.
+    /// The frames' trailers are read now rather than when first seen: a checkpoint copies only
+    /// frames that were completely written (and flushed) before it, so by the time the file holds
+    /// a frame's image, that frame's trailer is final.
+    /// </summary>
+    private bool MayBeCheckpointedImage(uint pageId, ReadOnlySpan<byte> image, bool intact)
+    {
+        ScanAppendedFrames();
+        if (!_appendedFrames.TryGetValue(pageId, out var offsets))
+        {
+            return false;
+        }
+
+        if (!intact)
+        {
+            return true;
+        }
+
+        var checksum = BinaryPrimitives.ReadUInt32LittleEndian(image[^4..]);
+        Span<byte> trailer = stackalloc byte[PageLayout.TrailerSize];
+        foreach (var offset in offsets)
+        {
+            if (_wal!.Read(offset + _frameSize - PageLayout.TrailerSize, trailer) != trailer.Length
+                || BinaryPrimitives.ReadUInt32LittleEndian(trailer[4..]) == checksum)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>Records which page each frame appended past the snapshot holds (frame headers only; a frame still being written is picked up by a later call).</summary>
     private void ScanAppendedFrames()
     {
         if (_scannedEnd == long.MaxValue)
@@ -93,19 +140,17 @@ internal sealed class SharedLogWatch
         }
 
         Span<byte> frame = stackalloc byte[WalFormat.FrameHeaderSize];
-        Span<byte> trailer = stackalloc byte[PageLayout.TrailerSize];
         while (_wal!.Read(_scannedEnd, frame) == frame.Length
             && WalFormat.FrameGeneration(frame) == _generation
-            && WalFormat.FrameSalt(frame) == _salt
-            && _wal.Read(_scannedEnd + _frameSize - PageLayout.TrailerSize, trailer) == trailer.Length)
+            && WalFormat.FrameSalt(frame) == _salt)
         {
             var pageId = WalFormat.FramePageId(frame);
-            if (!_appendedImages.TryGetValue(pageId, out var checksums))
+            if (!_appendedFrames.TryGetValue(pageId, out var offsets))
             {
-                _appendedImages[pageId] = checksums = [];
+                _appendedFrames[pageId] = offsets = [];
             }
 
-            checksums.Add(BinaryPrimitives.ReadUInt32LittleEndian(trailer[4..]));
+            offsets.Add(_scannedEnd);
             _scannedEnd += _frameSize;
         }
     }

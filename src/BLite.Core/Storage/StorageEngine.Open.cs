@@ -121,7 +121,7 @@ internal sealed partial class StorageEngine
         // The file's fixed header fields let the scanner validate frames behind a damaged WAL
         // header; a file without them is judged only after the scan (it may be a creation whose
         // first checkpoint was cut short).
-        var scan = WalScanner.Scan(walDevice, path, ProbeHeader(file, path, walMayHoldHeader: true));
+        var scan = ScanLog(walDevice, path, ProbeHeader(file, path, walMayHoldHeader: true), watch);
         var recovering = scan.HeaderValid && scan.TransactionCount > 0;
 
         // Creation writes page 0 to the file only in its first checkpoint; a crash during that
@@ -180,6 +180,21 @@ internal sealed partial class StorageEngine
         catch
         {
             engine.CloseWithoutCheckpoint();
+            throw;
+        }
+    }
+
+    private static WalScanResult ScanLog(IStorageDevice walDevice, string path, DatabaseHeader? fileHeader, SharedLogWatch? watch)
+    {
+        try
+        {
+            return WalScanner.Scan(walDevice, path, fileHeader);
+        }
+        catch (BLiteCorruptionException) when (watch is not null)
+        {
+            // A writer that restarted the log during a read-only scan makes intact frames look
+            // damaged; only damage seen in an unchanged log is damage.
+            watch.ThrowIfLogRestarted();
             throw;
         }
     }
