@@ -25,10 +25,10 @@ internal sealed class SharedLogWatch
     private readonly byte[] _header = new byte[WalFormat.HeaderSize];
     private readonly int _headerLength;
     private readonly Dictionary<uint, List<long>> _appendedFrames = [];
+    private readonly IStorageDevice? _wal;
     private int _frameSize;
     private uint _generation;
     private uint _salt;
-    private readonly IStorageDevice? _wal;
     private long _scannedEnd;
 
     /// <param name="wal">The log opened read-only, or null when it did not exist at open.</param>
