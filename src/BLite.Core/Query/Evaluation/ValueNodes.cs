@@ -27,27 +27,8 @@ internal sealed class ConstantValueNode(BsonValue constant) : ValueNode
 /// <summary>Walks documents only: an array on the way, like a missing field, gives null.</summary>
 internal sealed class FieldValueNode(CompiledPath path, BsonFieldDictionary dictionary) : ValueNode
 {
-    public bool TryLocate(BsonType type, ReadOnlySpan<byte> value, out BsonType foundType, out ReadOnlySpan<byte> found)
-    {
-        foundType = BsonType.Null;
-        found = default;
-        if (!path.TryResolve(dictionary, out var ids))
-        {
-            return false;
-        }
-
-        foreach (var id in ids)
-        {
-            if (type != BsonType.Document || !CompiledPath.TryFindField(value, id, out type, out value))
-            {
-                return false;
-            }
-        }
-
-        foundType = type;
-        found = value;
-        return true;
-    }
+    public bool TryLocate(BsonType type, ReadOnlySpan<byte> value, out BsonType foundType, out ReadOnlySpan<byte> found) =>
+        path.TryLocateSingle(dictionary, type, value, out foundType, out found);
 
     public override BsonValue Evaluate(BsonType type, ReadOnlySpan<byte> value) =>
         TryLocate(type, value, out var foundType, out var found) ? RawValues.ToBsonValue(foundType, found, dictionary) : BsonValue.Null;

@@ -18,8 +18,30 @@ internal static class QueryExecutor
         _ => count == 0,
     };
 
-    /// <param name="sourceRows">Documents already fetched (async paths); null to fetch them from the source now.</param>
-    public static object? Run<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, object?[] values, BsonValue[] parameters, IEnumerable<TRoot>? sourceRows)
+    /// <summary>True when the query runs over rows of stored fields read from raw bytes instead of documents.</summary>
+    public static bool UsesProjection<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated) =>
+        translated.Projection is not null && source is IProjectingQuerySource;
+
+    /// <summary>Rows of a pushed-down projection: each stored value converted to the member type it stands for.</summary>
+    public static IEnumerable<object?> ProjectedRows(IEnumerable<BsonValue[]> rows, ProjectionPlan projection)
+    {
+        foreach (var values in rows)
+        {
+            var row = new object?[values.Length];
+            for (var i = 0; i < row.Length; i++)
+            {
+                row[i] = BsonClrConverter.ToClr(values[i], projection.Types[i], projection.Fields[i].Path);
+            }
+
+            yield return row;
+        }
+    }
+
+    /// <param name="sourceRows">
+    /// Rows already fetched (async paths): documents, or projected rows when
+    /// <see cref="UsesProjection"/>; null to fetch them from the source now.
+    /// </param>
+    public static object? Run<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, object?[] values, BsonValue[] parameters, IEnumerable<object?>? sourceRows)
     {
         if (sourceRows is null && IsCountOnly(translated))
         {
@@ -49,7 +71,10 @@ internal static class QueryExecutor
                 return rows.LongCount();
         }
 
-        var selected = translated.TerminalSelector is { } selector
+        var terminalSelector = UsesProjection(source, translated) && translated.PostOperations.Count == 0
+            ? translated.Projection!.TerminalSelector
+            : translated.TerminalSelector;
+        var selected = terminalSelector is { } selector
             ? rows.Select(row => ExpressionInterpreter.Invoke(selector, row, values))
             : rows;
         var kind = translated.Terminal switch
@@ -62,15 +87,29 @@ internal static class QueryExecutor
         return AggregateEvaluator.Aggregate(kind, selected, translated.AggregateValueType);
     }
 
-    public static IEnumerable<object?> Rows<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, object?[] values, BsonValue[] parameters, IEnumerable<TRoot>? sourceRows)
+    public static IEnumerable<object?> Rows<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, object?[] values, BsonValue[] parameters, IEnumerable<object?>? sourceRows)
     {
-        var documents = sourceRows ?? source.Execute(translated.Query, parameters);
-        IEnumerable<object?> rows = documents.Select(d => (object?)d);
-        foreach (var operation in translated.PostOperations)
+        IEnumerable<object?> rows;
+        IReadOnlyList<PostOperation> operations;
+        var projected = UsesProjection(source, translated);
+        if (projected)
+        {
+            var projection = translated.Projection!;
+            rows = sourceRows ?? ProjectedRows(((IProjectingQuerySource)source).ExecuteFields(translated.Query, parameters, projection.Fields), projection);
+            operations = projection.PostOperations;
+        }
+        else
+        {
+            rows = sourceRows ?? source.Execute(translated.Query, parameters).Select(d => (object?)d);
+            operations = translated.PostOperations;
+        }
+
+        foreach (var operation in operations)
         {
             rows = operation.Kind switch
             {
                 PostOperationKind.Select => Project(rows, operation.Lambda!, values),
+                PostOperationKind.GroupBy when projected => Group<object?[]>(rows, operation.Lambda!, values),
                 PostOperationKind.GroupBy => Group<TRoot>(rows, operation.Lambda!, values),
                 PostOperationKind.Skip => rows.Skip(checked((int)operation.Limit!.Resolve(values))),
                 _ => rows.Take(checked((int)operation.Limit!.Resolve(values))),

@@ -194,7 +194,7 @@ internal sealed partial class QueryTranslator
     /// that keep the value (enum to its underlying type, nullable lifting, widening) are seen
     /// through, <c>.Value</c> of a nullable is skipped.
     /// </summary>
-    private bool TryPath(Expression node, ParameterExpression root, out FieldPath path)
+    private bool TryPath(Expression node, ParameterExpression root, out FieldPath path, bool throwIfNotStored = true)
     {
         path = FieldPath.Self;
         var members = new List<MemberExpression>();
@@ -220,11 +220,21 @@ internal sealed partial class QueryTranslator
             var member = members[members.Count - 1 - i];
             if (IsScalarOrCollection(member.Expression!.Type))
             {
+                if (!throwIfNotStored)
+                {
+                    return false;
+                }
+
                 throw Unsupported(node, $"{member.Member.DeclaringType?.Name}.{member.Member.Name} is computed from a stored value, not a stored field itself");
             }
 
             if (!_resolver.TryGetFieldName(member.Expression!.Type, member.Member, out var name))
             {
+                if (!throwIfNotStored)
+                {
+                    return false;
+                }
+
                 throw Unsupported(node, $"the member {member.Member.DeclaringType?.Name}.{member.Member.Name} is not stored in the document");
             }
 

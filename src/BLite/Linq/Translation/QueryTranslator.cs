@@ -28,6 +28,7 @@ internal sealed partial class QueryTranslator
     private readonly List<PostOperation> _post = [];
     private Stage _stage = Stage.Source;
     private Type _elementType = typeof(object);
+    private Type _rootType = typeof(object);
     private bool _groupsProjected;
     private int _currentSortRun;
     private QueryTranslator(IFieldPathResolver resolver, int parameterCount)
@@ -85,6 +86,7 @@ internal sealed partial class QueryTranslator
             Terminal = terminal,
             TerminalSelector = selector,
             AggregateValueType = selector?.ReturnType ?? _elementType,
+            Projection = TryPushDownProjection(selector),
         };
     }
 
@@ -97,7 +99,7 @@ internal sealed partial class QueryTranslator
     {
         if (expression is ConstantExpression { Value: IQueryable root })
         {
-            _elementType = root.ElementType;
+            _elementType = _rootType = root.ElementType;
             return;
         }
 
