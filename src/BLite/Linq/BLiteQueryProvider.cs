@@ -62,7 +62,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     {
         var (translated, values) = Prepare(expression);
         var parameters = translated.Bind(values, _source.FieldPaths as IQueryValueConverter);
-        if (translated.PostOperations.Any(p => p.Kind == PostOperationKind.GroupBy))
+        if (QueryExecutor.NeedsAllRows(translated))
         {
             var all = await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false);
             foreach (var row in QueryExecutor.Rows(_source, translated, values, parameters, all))

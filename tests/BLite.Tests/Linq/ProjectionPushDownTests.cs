@@ -109,4 +109,17 @@ public class ProjectionPushDownTests
         Assert.True(_fixture.Source.Materialized > before);
         Assert.DoesNotContain("fields read", _fixture.Query.Select(o => new { o.Id, o.Lines }).Explain());
     }
+
+    [Fact]
+    public async Task Distinct_after_a_projection_runs_over_the_projected_values()
+    {
+        AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Select(o => o.Status).Distinct()), "status");
+        AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Where(o => o.Quantity > 2).Select(o => new { o.Kind, o.Paid }).Distinct().Skip(1).Take(3)), "kind", "paid");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Customer.Name).Distinct().Count()), "customer.name");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Where(o => o.Status == "shipped").Select(o => o.Status).Distinct().Single()), "status");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Paid).Distinct().Single()), "paid");
+        _fixture.AssertSameSequence(q => q.Select(o => o.Status).Distinct().Select(s => s.Length));
+        Assert.Equal(_fixture.Orders.Select(o => o.Status).Distinct().ToList(), await _fixture.Query.Select(o => o.Status).Distinct().ToListAsync());
+        Assert.Equal(_fixture.Orders.Select(o => o.Kind).Distinct().Count(), await _fixture.Query.Select(o => o.Kind).Distinct().CountAsync());
+    }
 }

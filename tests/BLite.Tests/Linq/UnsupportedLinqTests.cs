@@ -22,7 +22,7 @@ public class UnsupportedLinqTests
         { "order by after select", "OrderBy", "OrderBy after Select" },
         { "computed ordering key", "o.Status.Length", "String.Length is computed from a stored value" },
         { "groupby without select", "GroupBy", "IGrouping results are not supported" },
-        { "distinct", "Distinct", "the operator Distinct" },
+        { "distinct documents", "Distinct", "Distinct needs a Select before it" },
         { "order by expression", "(o.Quantity * @p0)", "an ordering key must be a stored document field" },
         { "checked arithmetic on field", "(o.Quantity + @p0)", "one side must be computed from stored document fields" },
     };
@@ -51,7 +51,7 @@ public class UnsupportedLinqTests
         "order by after select" => _orders.Select(o => o.Quantity).OrderBy(q => q).ToList(),
         "computed ordering key" => _orders.OrderBy(o => o.Status.Length).ToList(),
         "groupby without select" => _orders.GroupBy(o => o.Status).ToList(),
-        "distinct" => _orders.Select(o => o.Status).Distinct().ToList(),
+        "distinct documents" => _orders.Distinct().ToList(),
         "order by expression" => _orders.OrderBy(o => o.Quantity * 2).ToList(),
         _ => _orders.Where(o => checked(o.Quantity + 1) > 3).ToList(),
     };

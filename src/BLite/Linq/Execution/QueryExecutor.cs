@@ -8,7 +8,11 @@ internal static class QueryExecutor
 {
     public static bool IsCountOnly(TranslatedQuery translated) =>
         translated.Terminal is QueryTerminal.Count or QueryTerminal.LongCount or QueryTerminal.Any or QueryTerminal.All
-        && !translated.PostOperations.Any(p => p.Kind == PostOperationKind.GroupBy);
+        && !NeedsAllRows(translated);
+
+    /// <summary>Grouping and Distinct see every row before yielding one; the engine cannot count for them.</summary>
+    public static bool NeedsAllRows(TranslatedQuery translated) =>
+        translated.PostOperations.Any(p => p.Kind is PostOperationKind.GroupBy or PostOperationKind.Distinct);
 
     public static object FromCount(TranslatedQuery translated, long count) => translated.Terminal switch
     {
@@ -111,6 +115,7 @@ internal static class QueryExecutor
                 PostOperationKind.Select => Project(rows, operation.Lambda!, values),
                 PostOperationKind.GroupBy when projected => Group<object?[]>(rows, operation.Lambda!, values),
                 PostOperationKind.GroupBy => Group<TRoot>(rows, operation.Lambda!, values),
+                PostOperationKind.Distinct => rows.Distinct(),
                 PostOperationKind.Skip => rows.Skip(checked((int)operation.Limit!.Resolve(values))),
                 _ => rows.Take(checked((int)operation.Limit!.Resolve(values))),
             };

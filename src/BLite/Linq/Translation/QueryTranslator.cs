@@ -140,6 +140,17 @@ internal sealed partial class QueryTranslator
                 _post.Add(new PostOperation(PostOperationKind.Select, Lambda(call, 1), null));
                 _elementType = Lambda(call, 1).ReturnType;
                 break;
+            case nameof(Queryable.Distinct) when call.Arguments.Count == 1:
+                if (_stage is Stage.Source or Stage.Limited)
+                {
+                    throw Unsupported(call, "Distinct needs a Select before it (stored documents are always distinct)");
+                }
+
+                // Runs in memory on the projected values, so every later step must too.
+                _groupsProjected |= _stage == Stage.Projected;
+                _stage = Stage.Grouped;
+                _post.Add(new PostOperation(PostOperationKind.Distinct, null, null));
+                break;
             case nameof(Queryable.GroupBy) when call.Arguments.Count == 2:
                 RequireStage(call, "GroupBy", Stage.Source, Stage.Limited);
                 _post.Add(new PostOperation(PostOperationKind.GroupBy, Lambda(call, 1), null));
@@ -187,7 +198,7 @@ internal sealed partial class QueryTranslator
         {
             Stage.Limited => $"{what} after Skip/Take cannot be run by the engine; apply {what} before Skip/Take",
             Stage.Projected => $"{what} after Select cannot be run by the engine; apply {what} before Select",
-            _ => $"{what} after GroupBy is not supported",
+            _ => $"{what} after GroupBy or Distinct is not supported",
         };
         throw Unsupported(call, reason);
     }

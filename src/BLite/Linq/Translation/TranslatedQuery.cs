@@ -38,6 +38,7 @@ internal enum PostOperationKind
 {
     Select,
     GroupBy,
+    Distinct,
     Skip,
     Take,
 }
