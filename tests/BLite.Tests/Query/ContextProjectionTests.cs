@@ -60,4 +60,21 @@ public sealed class ContextProjectionTests : IDisposable
         Assert.Equal([added.OrderNumber], await _shop.Orders.Query().Where(o => o.Status == "in-transaction").Select(o => o.OrderNumber).ToListAsync());
         Assert.Equal(_orders.Sum(o => o.Total) + added.Total, _shop.Orders.Query().Sum(o => o.Total));
     }
+
+    [Fact]
+    public void A_prepared_projection_finds_by_id_reading_only_its_fields()
+    {
+        var card = _shop.Orders.Project(o => new { o.Status, o.Total, Mail = o.Customer.Email.ToUpperInvariant() });
+        Assert.Equal(["Status", "Total", "Customer.email"], card.Fields.Select(f => f.Path));
+        foreach (var order in _orders.Take(20))
+        {
+            Assert.Equal(new { order.Status, order.Total, Mail = order.Customer.Email.ToUpperInvariant() }, card.FindById(order.Id));
+        }
+
+        Assert.Null(card.FindById(Bson.ObjectId.NewObjectId()));
+        Assert.False(_shop.Orders.Project(o => o.Total).TryFindById(Bson.ObjectId.NewObjectId(), out var missing));
+        Assert.Equal(0m, missing);
+        var error = Assert.Throws<NotSupportedException>(() => _shop.Orders.Project(o => new { o.Id, o.Lines }));
+        Assert.Contains("cannot be read from stored fields", error.Message);
+    }
 }

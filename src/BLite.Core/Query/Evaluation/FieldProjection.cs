@@ -38,9 +38,15 @@ public sealed class FieldProjection
 
         for (var i = 0; i < _paths.Length; i++)
         {
-            values[i] = _paths[i].TryLocateSingle(_dictionary, BsonType.Document, document, out var type, out var raw) ? RawValues.ToBsonValue(type, raw, _dictionary) : BsonValue.Null;
+            values[i] = ReadField(document, i);
         }
     }
+
+    /// <summary>The value at <see cref="Fields"/>[<paramref name="index"/>] in <paramref name="document"/>.</summary>
+    public BsonValue ReadField(ReadOnlySpan<byte> document, int index) =>
+        _paths[index].TryLocateSingle(_dictionary, BsonType.Document, document, out var type, out var raw)
+            ? RawValues.ToBsonValue(type, raw, _dictionary)
+            : BsonValue.Null;
 
     /// <summary>The fields as Explain prints them: <c>_id, status, customer.billingAddress.city</c>.</summary>
     public static string Describe(IReadOnlyList<FieldPath> fields) => string.Join(", ", fields.Select(f => f.IsSelf ? "$" : f.Path));

@@ -17,6 +17,14 @@ internal sealed partial class QueryTranslator
         [nameof(Enumerable.Count), nameof(Enumerable.LongCount), nameof(Enumerable.Sum), nameof(Enumerable.Min), nameof(Enumerable.Max),
          nameof(Enumerable.Average), nameof(Enumerable.Any), nameof(Enumerable.All)];
 
+    /// <summary>The pushed-down form of a standalone selector over <paramref name="selector"/>'s parameter type, or null when it needs the whole document.</summary>
+    public static ProjectionPlan? TranslateProjection(LambdaExpression selector, IFieldPathResolver resolver)
+    {
+        var translator = new QueryTranslator(resolver, 0) { _rootType = selector.Parameters[0].Type };
+        translator._post.Add(new PostOperation(PostOperationKind.Select, selector, null));
+        return translator.TryPushDownProjection(null);
+    }
+
     private ProjectionPlan? TryPushDownProjection(LambdaExpression? terminalSelector)
     {
         var rewriter = new ProjectionRewriter(this, _rootType);
