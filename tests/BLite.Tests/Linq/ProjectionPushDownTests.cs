@@ -122,4 +122,30 @@ public class ProjectionPushDownTests
         Assert.Equal(_fixture.Orders.Select(o => o.Status).Distinct().ToList(), await _fixture.Query.Select(o => o.Status).Distinct().ToListAsync());
         Assert.Equal(_fixture.Orders.Select(o => o.Kind).Distinct().Count(), await _fixture.Query.Select(o => o.Kind).Distinct().CountAsync());
     }
+
+    [Fact]
+    public void Min_and_Max_of_a_stored_path_read_the_first_non_null_value_in_index_order()
+    {
+        _fixture.AssertSameResult(q => q.Max(o => o.Total));
+        _fixture.AssertSameResult(q => q.Min(o => o.Discount));
+        _fixture.AssertSameResult(q => q.Max(o => o.Discount));
+        _fixture.AssertSameResult(q => q.Select(o => o.PlacedAt).Max());
+        _fixture.AssertSameResult(q => q.Where(o => o.Paid).Min(o => o.Customer.Name));
+        _fixture.AssertSameResult(q => q.Where(o => o.Quantity > 100).Min(o => o.Quantity));
+        _fixture.AssertSameResult(q => q.Where(o => o.Quantity > 100).Max(o => o.Discount));
+        _fixture.AssertSameResult(q => q.Where(o => o.Discount == null).Max(o => o.Discount));
+        _fixture.AssertSameResult(q => q.Max(o => o.Quantity * 2));
+
+        var source = new InMemoryQuerySource(_fixture.Orders)
+        {
+            Indexes = [IndexDescriptor.PrimaryKey, new IndexDescriptor("quantity_1", [FieldPath.Parse("quantity")])],
+        };
+        Assert.Equal(_fixture.Orders.Max(o => o.Quantity), BLiteQuery.Create(source).Max(o => o.Quantity));
+        var plan = QueryPlanner.Plan(source.Executed[^1], source.Indexes).Explain();
+        Assert.StartsWith("IXSCAN quantity_1", plan);
+        Assert.Contains("direction: backward", plan);
+        Assert.Contains(", take: @", plan);
+        var sort = Assert.Single(source.Executed[^1].Sort);
+        Assert.Equal(("quantity", true), (sort.Path.Path, sort.Descending));
+    }
 }

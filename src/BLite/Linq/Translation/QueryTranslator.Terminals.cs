@@ -1,5 +1,7 @@
 using System.Linq.Expressions;
+using BLite.Bson;
 using BLite.Core.Query;
+using BLite.Linq.Execution;
 
 namespace BLite.Linq.Translation;
 
@@ -62,6 +64,27 @@ internal sealed partial class QueryTranslator
         }
 
         return (terminal, null);
+    }
+
+    /// <summary>
+    /// Min / Max of a stored scalar path (as a selector or a single Select before it) read the
+    /// first non-null value in the path's order, so an index on the path answers from one entry
+    /// and a scan keeps only the best value. LINQ skips nulls too, and an empty result still
+    /// throws (or gives null for a nullable type) in the aggregate.
+    /// </summary>
+    private void OrderForExtreme(QueryTerminal terminal, LambdaExpression? selector)
+    {
+        var lambda = selector ?? (_post.Count == 1 && _post[0].Kind == PostOperationKind.Select ? _post[0].Lambda : null);
+        if (terminal is not (QueryTerminal.Min or QueryTerminal.Max) || lambda is null || (selector is not null && _post.Count > 0)
+            || _limits.Count > 0 || _sort.Count > 0 || !BsonClrConverter.CanRead(lambda.Body.Type) || HasComputedMember(lambda.Body)
+            || !TryPath(lambda.Body, lambda.Parameters[0], out var path, throwIfNotStored: false) || path.IsSelf)
+        {
+            return;
+        }
+
+        _filters.Add(QueryFilter.Ne(path, FilterOperand.FromConstant(BsonValue.Null)));
+        _sort.Add(new SortKey(path, terminal == QueryTerminal.Max));
+        AddConstantTake(1);
     }
 
     private void AddConstantTake(long count) => _limits.Add(new LimitStep(false, -1, count));

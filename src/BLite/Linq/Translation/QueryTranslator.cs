@@ -53,6 +53,7 @@ internal sealed partial class QueryTranslator
             sequence = call.Arguments[0];
             VisitSequence(sequence);
             (terminal, selector) = ApplyTerminal(call);
+            OrderForExtreme(terminal, selector);
         }
         else
         {
