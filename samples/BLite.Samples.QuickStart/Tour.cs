@@ -1,5 +1,4 @@
 using BLite.Bson;
-using BLite.Core;
 using BLite.Linq;
 
 namespace BLite.Samples.QuickStart;

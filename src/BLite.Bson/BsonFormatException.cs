@@ -4,7 +4,7 @@ namespace BLite.Bson;
 /// Malformed C-BSON bytes or malformed JSON text. <see cref="Offset"/> is the byte offset (C-BSON)
 /// or character offset (JSON) where the problem was found.
 /// </summary>
-public sealed class BsonFormatException : FormatException
+public sealed class BsonFormatException : BLiteException
 {
     public BsonFormatException(string message, long offset)
         : base($"{message} (at offset {offset}).")

@@ -77,7 +77,7 @@ internal static class CliApplication
         {
             return Fail(context, "damage found: " + exception.Message, ExitCodes.Damage);
         }
-        catch (Exception exception) when (exception is BLiteException or BsonFormatException or IOException
+        catch (Exception exception) when (exception is BLiteException or IOException
             or UnauthorizedAccessException or ArgumentException or InvalidOperationException or FormatException)
         {
             return Fail(context, exception.Message, ExitCodes.Error);

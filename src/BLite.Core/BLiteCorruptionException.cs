@@ -1,4 +1,4 @@
-namespace BLite.Core;
+namespace BLite;
 
 /// <summary>
 /// The database file or its log holds bytes that fail a checksum or a structural check. The

@@ -1,4 +1,4 @@
-namespace BLite.Core;
+namespace BLite;
 
 /// <summary>
 /// An index key is longer than the B+ tree accepts. The limit follows from the page size (at

@@ -1,4 +1,4 @@
-namespace BLite.Core;
+namespace BLite;
 
 /// <summary>
 /// A write would give two documents the same value in a unique index (the primary <c>_id</c>

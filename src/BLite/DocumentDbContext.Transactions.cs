@@ -1,5 +1,6 @@
 using BLite.Core.Storage;
 using BLite.Core.Transactions;
+using BLite.Core;
 
 namespace BLite;
 
@@ -113,7 +114,7 @@ public abstract partial class DocumentDbContext
         }
     }
 
-    private async Task<DocumentTransaction> StartAsync(Core.Collections.DocumentDatabase database, TransactionSlot slot, CancellationToken cancellationToken)
+    private async Task<DocumentTransaction> StartAsync(Core.DocumentDatabase database, TransactionSlot slot, CancellationToken cancellationToken)
     {
         WriteTransaction write = await database.BeginWriteAsync(cancellationToken).ConfigureAwait(false);
         var transaction = new DocumentTransaction(this, write);

@@ -57,6 +57,10 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
         {
             ArgumentException.ThrowIfNullOrEmpty(options.Path, "options.Path");
         }
+        else if (options.Path is not null)
+        {
+            throw new ArgumentException($"options.Path ('{options.Path}') and Durability.InMemory contradict each other: an in-memory database has no file. Set one or the other.", nameof(options));
+        }
 
         OnModelCreating(_model);
         var storage = options.ToStorageOptions();

@@ -5,12 +5,16 @@ namespace BLite;
 /// <summary>How a <see cref="DocumentDbContext"/> opens its database.</summary>
 public sealed class DocumentDbContextOptions
 {
-    /// <summary>The database file (its WAL sits beside it as <c>path-wal</c>). Ignored when <see cref="InMemory"/> is set.</summary>
+    /// <summary>
+    /// The database file (its WAL sits beside it as <c>path-wal</c>). Required, unless
+    /// <see cref="Durability"/> is <see cref="Durability.InMemory"/>, which refuses a path.
+    /// </summary>
     public string? Path { get; set; }
 
     /// <summary>
     /// <see cref="Durability.Full"/> (default): a commit returns once it is on stable storage.
     /// <see cref="Durability.Normal"/>: synced at checkpoint only (safe against a process crash).
+    /// <see cref="Durability.InMemory"/>: nothing is written to disk and all is lost on dispose.
     /// </summary>
     public Durability Durability { get; set; } = Durability.Full;
 
@@ -20,15 +24,14 @@ public sealed class DocumentDbContextOptions
     /// <summary>The page cache's memory budget.</summary>
     public long CacheBudgetBytes { get; set; } = 64L * 1024 * 1024;
 
-    /// <summary>Keep everything in memory: nothing is written to disk and all is lost on dispose.</summary>
-    public bool InMemory { get; set; }
-
     /// <summary>A context over a database that lives in memory only.</summary>
-    public static DocumentDbContextOptions ForMemory() => new() { InMemory = true, Durability = Durability.InMemory };
+    public static DocumentDbContextOptions ForMemory() => new() { Durability = Durability.InMemory };
+
+    internal bool InMemory => Durability == Durability.InMemory;
 
     internal StorageOptions ToStorageOptions() => new()
     {
-        Durability = InMemory ? Durability.InMemory : Durability,
+        Durability = Durability,
         PageSize = PageSize,
         CacheBudgetBytes = CacheBudgetBytes,
     };

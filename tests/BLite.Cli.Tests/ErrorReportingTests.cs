@@ -1,3 +1,5 @@
+using BLite.Core;
+
 namespace BLite.Cli.Tests;
 
 /// <summary>Every kind of failure is one line on stderr, a non-zero exit code and never a stack trace.</summary>
@@ -105,7 +107,7 @@ public class ErrorReportingTests
         using var directory = new TempDirectory();
         var path = directory.File("shop.blite");
         TestDatabases.CreateShop(path, orders: 2);
-        using var open = Core.Collections.DocumentDatabase.Open(path);
+        using var open = Core.DocumentDatabase.Open(path);
 
         var result = BliteProcess.Run("collections", path);
 

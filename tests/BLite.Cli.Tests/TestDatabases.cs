@@ -1,5 +1,6 @@
 using BLite.Bson;
 using BLite.Core.Collections;
+using BLite.Core;
 
 namespace BLite.Cli.Tests;
 

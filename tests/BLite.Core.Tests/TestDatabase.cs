@@ -6,7 +6,7 @@ namespace BLite.Core.Tests;
 /// A database in its own temporary directory. Dispose runs the consistency checker on the open
 /// engine (failing the test if it finds anything), closes it and deletes the directory.
 /// </summary>
-public sealed class TestDatabase : IDisposable
+internal sealed class TestDatabase : IDisposable
 {
     public TestDatabase(StorageOptions? options = null, string name = "test.blite")
     {

@@ -20,6 +20,29 @@ public sealed class DocumentCollectionAsyncTests : IDisposable
     }
 
     [Fact]
+    public async Task Counting_follows_LINQ_int_for_Count_and_long_for_LongCount_on_collection_and_queryable()
+    {
+        var orders = Orders.Many(25);
+        _db.Orders.InsertMany(orders);
+        var shipped = orders.Count(o => o.Status == "shipped");
+        Assert.InRange(shipped, 1, 24);
+
+        int count = _db.Orders.Count();
+        int matching = _db.Orders.Count(o => o.Status == "shipped");
+        long longCount = _db.Orders.LongCount();
+        long longMatching = _db.Orders.LongCount(o => o.Status == "shipped");
+        int asyncCount = await _db.Orders.CountAsync();
+        int asyncMatching = await _db.Orders.CountAsync(o => o.Status == "shipped");
+        long asyncLongCount = await _db.Orders.LongCountAsync();
+        long asyncLongMatching = await _db.Orders.LongCountAsync(o => o.Status == "shipped");
+        int queryableMatching = _db.Orders.Query().Count(o => o.Status == "shipped");
+        long queryableLongMatching = _db.Orders.Query().LongCount(o => o.Status == "shipped");
+
+        Assert.Equal([25, shipped, 25, shipped, shipped], [count, matching, asyncCount, asyncMatching, queryableMatching]);
+        Assert.Equal([25L, shipped, 25L, shipped, shipped], [longCount, longMatching, asyncLongCount, asyncLongMatching, queryableLongMatching]);
+    }
+
+    [Fact]
     public async Task Every_async_operation_matches_its_synchronous_twin()
     {
         var orders = Orders.Many(30);

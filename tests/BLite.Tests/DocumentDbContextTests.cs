@@ -38,13 +38,26 @@ public sealed class DocumentDbContextTests : IDisposable
     }
 
     [Fact]
+    public void A_path_together_with_in_memory_durability_is_refused()
+    {
+        var path = _directory.File();
+        var options = new DocumentDbContextOptions { Path = path, Durability = Durability.InMemory };
+
+        var error = Assert.Throws<ArgumentException>(() => new ShopContext(options));
+
+        Assert.Contains("Durability.InMemory", error.Message);
+        Assert.Contains(path, error.Message);
+        Assert.False(File.Exists(path));
+    }
+
+    [Fact]
     public void The_model_names_the_collection_and_creates_its_indexes_on_open()
     {
         using var db = new ShopContext(_directory.File());
 
         Assert.Equal("orders", db.Orders.Name);
         using var read = db.Database.BeginRead();
-        var indexes = db.Database.GetDocumentCollection("orders").GetIndexes(read)
+        var indexes = db.Database.GetRawCollection("orders").GetIndexes(read)
             .Select(i => $"{i.Name}:{string.Join(",", i.FieldPaths)}:{i.Unique}").Order(StringComparer.Ordinal).ToList();
         Assert.Equal(
             ["ix_Customer.email:Customer.email:True", "ix_Lines.Sku:Lines.Sku:False", "ix_Status:Status:False", "ix_Status_PlacedAt:Status,PlacedAt:False"],
@@ -56,7 +69,7 @@ public sealed class DocumentDbContextTests : IDisposable
     {
         using var first = new ShopContext(_directory.File());
 
-        Assert.ThrowsAny<Core.BLiteException>(() => new ShopContext(_directory.File()));
+        Assert.ThrowsAny<BLiteException>(() => new ShopContext(_directory.File()));
     }
 
     [Fact]

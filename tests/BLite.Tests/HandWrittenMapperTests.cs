@@ -51,7 +51,7 @@ public sealed class HandWrittenMapperTests : IDisposable
         var order = Orders.Create(1);
         _db.Orders.Insert(order);
 
-        Assert.Throws<Core.BLiteUniqueConstraintException>(() => _db.Orders.Insert(order));
+        Assert.Throws<BLiteUniqueConstraintException>(() => _db.Orders.Insert(order));
         Assert.Equal(1, _db.Orders.Count());
     }
 

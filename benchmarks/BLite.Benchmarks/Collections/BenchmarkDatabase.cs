@@ -1,5 +1,6 @@
 using BLite.Core.Collections;
 using BLite.Core.Storage;
+using BLite.Core;
 
 namespace BLite.Benchmarks.Collections;
 

@@ -13,7 +13,7 @@ namespace BLite.Benchmarks.Collections;
 public class PointLookupBenchmarks
 {
     private BenchmarkDatabase? _database;
-    private DocumentCollection? _collection;
+    private RawCollection? _collection;
     private byte[][] _keys = [];
     private int _next;
 
@@ -25,7 +25,7 @@ public class PointLookupBenchmarks
     {
         _database = new BenchmarkDatabase();
         var database = _database.Database;
-        _collection = database.GetDocumentCollection("points");
+        _collection = database.GetRawCollection("points");
         var ids = new ObjectId[Documents];
         const int batch = 20_000;
         for (var start = 0; start < Documents; start += batch)

@@ -1,7 +1,7 @@
 using BenchmarkDotNet.Attributes;
 using BLite.Benchmarks.Workload;
 using BLite.Core.Collections;
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 
 namespace BLite.Benchmarks.Collections;
 
@@ -15,7 +15,7 @@ public class SecondaryIndexBenchmarks
 {
     private const int Orders = 1_000;
     private BenchmarkDatabase? _database;
-    private DocumentCollection? _collection;
+    private RawCollection? _collection;
     private KeyRange[] _emails = [];
     private KeyRange? _shipped;
     private KeyRange? _idRange;

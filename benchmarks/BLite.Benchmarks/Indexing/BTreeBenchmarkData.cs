@@ -1,4 +1,4 @@
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 
 namespace BLite.Benchmarks.Indexing;
 

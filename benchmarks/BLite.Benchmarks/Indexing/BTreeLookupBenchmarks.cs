@@ -1,5 +1,5 @@
 using BenchmarkDotNet.Attributes;
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 using BLite.Core.Storage;
 using BLite.Core.Transactions;
 

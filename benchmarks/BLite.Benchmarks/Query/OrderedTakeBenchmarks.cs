@@ -1,3 +1,4 @@
+using BLite.Core;
 using BenchmarkDotNet.Attributes;
 using BLite.Bson;
 using BLite.Core.Collections;
@@ -17,8 +18,8 @@ public class OrderedTakeBenchmarks
     private const int Documents = 20_000;
 
     private DocumentDatabase _database = null!;
-    private DocumentCollection _indexed = null!;
-    private DocumentCollection _plain = null!;
+    private RawCollection _indexed = null!;
+    private RawCollection _plain = null!;
     private DocumentQuery _query = null!;
 
     [GlobalSetup]
@@ -53,7 +54,7 @@ public class OrderedTakeBenchmarks
     [Benchmark(Description = "index order + early stop")]
     public int IndexOrder() => Run(_indexed);
 
-    private int Run(DocumentCollection collection)
+    private int Run(RawCollection collection)
     {
         using var read = _database.BeginRead();
         var count = 0;

@@ -4,7 +4,7 @@ namespace BLite.Bson.Mapping;
 /// A document cannot be converted between its .NET type and C-BSON: a stored value of the wrong
 /// type or out of range, an unknown discriminator, an object graph that is cyclic or too deep.
 /// </summary>
-public sealed class BsonMappingException : Exception
+public sealed class BsonMappingException : BLiteException
 {
     public BsonMappingException(string message)
         : base(message)

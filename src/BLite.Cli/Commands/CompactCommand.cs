@@ -3,6 +3,7 @@ using BLite.Cli.Database;
 using BLite.Cli.Output;
 using BLite.Core.Collections;
 using BLite.Core.Storage;
+using BLite.Core;
 
 namespace BLite.Cli.Commands;
 
@@ -71,7 +72,7 @@ internal sealed class CompactCommand : Command
         long total = 0;
         foreach (var name in source.GetCollectionNames(snapshot))
         {
-            total += source.GetDocumentCollection(name).Count(snapshot);
+            total += source.GetRawCollection(name).Count(snapshot);
         }
 
         Dictionary<string, long> copied;
@@ -94,8 +95,8 @@ internal sealed class CompactCommand : Command
             using var read = check.BeginRead();
             foreach (var (name, count) in copied)
             {
-                var stored = check.GetDocumentCollection(name).Count(read);
-                if (stored != count || count != source.GetDocumentCollection(name).Count(snapshot))
+                var stored = check.GetRawCollection(name).Count(read);
+                if (stored != count || count != source.GetRawCollection(name).Count(snapshot))
                 {
                     throw new CommandException($"the compacted copy of '{name}' holds {stored} document(s) instead of {count}; the original is unchanged.");
                 }

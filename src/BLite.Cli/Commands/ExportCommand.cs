@@ -52,7 +52,7 @@ internal sealed class ExportCommand : Command
         using var database = DatabaseFiles.OpenExisting(arguments.Positional(0)!);
         DatabaseFiles.EnsureCollectionExists(database, collectionName);
         using var read = database.BeginRead();
-        var documents = database.GetDocumentCollection(collectionName);
+        var documents = database.GetRawCollection(collectionName);
 
         long exported;
         if (outputPath is null)
@@ -81,7 +81,7 @@ internal sealed class ExportCommand : Command
         return ExitCodes.Ok;
     }
 
-    private static long Export(DocumentCollection documents, Core.Storage.IPageReader read, BsonFieldDictionary fields,
+    private static long Export(RawCollection documents, Core.Storage.IPageReader read, BsonFieldDictionary fields,
         Stream output, TransferFormat format, BsonJsonMode mode, CommandContext context)
     {
         using var progress = ProgressBar.Start(context, "exporting", documents.Count(read), "documents");

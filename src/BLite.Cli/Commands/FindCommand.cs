@@ -61,7 +61,7 @@ internal sealed class FindCommand : Command
         using var database = DatabaseFiles.OpenExisting(arguments.Positional(0)!);
         DatabaseFiles.EnsureCollectionExists(database, collectionName);
         using var read = database.BeginRead();
-        var collection = database.GetDocumentCollection(collectionName);
+        var collection = database.GetRawCollection(collectionName);
         var query = new DocumentQuery(filter, sort,
             skip == 0 ? null : FilterOperand.FromConstant(skip),
             limit == long.MaxValue ? null : FilterOperand.FromConstant(limit));
@@ -86,7 +86,7 @@ internal sealed class FindCommand : Command
         {
             return JsonFilterParser.Parse(text);
         }
-        catch (Exception exception) when (exception is BLiteException or ArgumentException or BsonFormatException)
+        catch (Exception exception) when (exception is BLiteException or ArgumentException)
         {
             throw new UsageException("bad filter: " + exception.Message, Name);
         }

@@ -120,7 +120,7 @@ internal sealed class ImportCommand : Command
         }
     }
 
-    private static void Store(BsonCollection collection, WriteTransaction write, BsonDocument document, bool upsert, long number)
+    private static void Store(TransactionalBsonCollection collection, WriteTransaction write, BsonDocument document, bool upsert, long number)
     {
         try
         {

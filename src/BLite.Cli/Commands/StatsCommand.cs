@@ -41,7 +41,7 @@ internal sealed class StatsCommand : Command
         using var read = database.BeginRead();
         foreach (var name in database.GetCollectionNames(read))
         {
-            var documents = database.GetDocumentCollection(name);
+            var documents = database.GetRawCollection(name);
             long count = 0;
             long bytes = 0;
             long largest = 0;

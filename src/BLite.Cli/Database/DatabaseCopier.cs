@@ -2,6 +2,7 @@ using BLite.Bson;
 using BLite.Cli.Output;
 using BLite.Core.Collections;
 using BLite.Core.Storage;
+using BLite.Core;
 
 namespace BLite.Cli.Database;
 
@@ -24,8 +25,8 @@ internal static class DatabaseCopier
         long total = 0;
         foreach (var name in source.GetCollectionNames(snapshot))
         {
-            var from = source.GetDocumentCollection(name);
-            var to = target.GetDocumentCollection(name);
+            var from = source.GetRawCollection(name);
+            var to = target.GetRawCollection(name);
             var write = target.BeginWrite();
             try
             {

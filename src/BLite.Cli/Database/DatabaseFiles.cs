@@ -1,6 +1,7 @@
 using BLite.Cli.Commands;
 using BLite.Core.Collections;
 using BLite.Core.Storage;
+using BLite.Core;
 
 namespace BLite.Cli.Database;
 

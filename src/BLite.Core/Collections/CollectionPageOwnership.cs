@@ -1,6 +1,6 @@
 using BLite.Core.Collections.Catalog;
 using BLite.Core.Diagnostics;
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 using BLite.Core.Storage;
 
 namespace BLite.Core.Collections;

@@ -1,4 +1,4 @@
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 using BLite.Core.Collections.Indexes;
 using BLite.Core.Storage;
 
@@ -9,7 +9,7 @@ namespace BLite.Core.Collections;
 /// nothing is read ahead. <see cref="Document"/> and <see cref="PrimaryKey"/> are valid until
 /// the next <see cref="MoveNext"/>; copy them to keep them.
 /// </summary>
-public sealed class DocumentCursor
+internal sealed class DocumentCursor
 {
     private readonly TreeCursor? _entries;
     private readonly BTree? _primary;

@@ -3,7 +3,7 @@ using BLite.Core.Collections.Indexes;
 namespace BLite.Core.Collections;
 
 /// <summary>Walks a secondary index's entries, yielding field key and primary key without reading documents.</summary>
-public sealed class IndexKeyCursor
+internal sealed class IndexKeyCursor
 {
     private readonly TreeCursor? _entries;
 

@@ -1,7 +1,8 @@
 using System.Buffers;
 using BLite.Bson;
 using BLite.Core.Collections.Indexes;
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
+using BLite.Core.Documents;
 
 namespace BLite.Core.Collections;
 
@@ -9,9 +10,9 @@ namespace BLite.Core.Collections;
 /// Encodes <see cref="BsonValue"/>s the way the collections layer keys them, for callers that
 /// hold values rather than document bytes: <see cref="EncodeId"/> gives the primary key of an
 /// <c>_id</c>; <see cref="Encode"/> gives the leading components of a secondary-index key, to
-/// use as bounds with <see cref="KeyRange"/> in <see cref="DocumentCollection.ScanIndex"/>.
+/// use as bounds with <see cref="KeyRange"/> in <see cref="RawCollection.ScanIndex"/>.
 /// </summary>
-public static class IndexKeys
+internal static class IndexKeys
 {
     /// <summary>Above any tree's key limit, so a value too long to be stored is reported by the tree, not here.</summary>
     private const int ScratchKeyLimit = 64 * 1024;

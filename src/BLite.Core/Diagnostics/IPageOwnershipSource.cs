@@ -8,7 +8,7 @@ namespace BLite.Core.Diagnostics;
 /// problems, so <see cref="StorageEngine.Verify"/> can tell a page owned twice, a page both owned
 /// and free, or (optionally) a leaked page.
 /// </summary>
-public interface IPageOwnershipSource
+internal interface IPageOwnershipSource
 {
     /// <summary>Names the structure in reports.</summary>
     string Name { get; }

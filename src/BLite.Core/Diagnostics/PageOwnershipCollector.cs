@@ -1,7 +1,7 @@
 namespace BLite.Core.Diagnostics;
 
 /// <summary>Receives page claims and problems from <see cref="IPageOwnershipSource"/>s during a verification.</summary>
-public sealed class PageOwnershipCollector
+internal sealed class PageOwnershipCollector
 {
     private readonly Dictionary<uint, string> _owners;
     private readonly List<VerificationIssue> _issues;

@@ -1,4 +1,4 @@
-namespace BLite.Core.Storage;
+namespace BLite;
 
 /// <summary>The database is already open for writing, by another process or another engine in this one.</summary>
 public sealed class BLiteDatabaseLockedException : BLiteException

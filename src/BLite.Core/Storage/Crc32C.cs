@@ -18,7 +18,7 @@ namespace BLite.Core.Storage;
 /// A shifted through |B| zero bytes, xor the register after B started from zero. The shift is a
 /// fixed linear map for a given length, kept as four 256-entry tables per length.
 /// </remarks>
-public static class Crc32C
+internal static class Crc32C
 {
     // Below this the combine costs more than the interleaving saves.
     private const int InterleaveThreshold = 1024;

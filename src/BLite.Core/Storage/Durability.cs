@@ -1,4 +1,4 @@
-namespace BLite.Core.Storage;
+namespace BLite;
 
 /// <summary>How far a commit must travel before <c>Commit</c> returns.</summary>
 public enum Durability

@@ -15,7 +15,7 @@ namespace BLite.Core.Storage;
 /// The total length is kept by whoever references the chain (the leaf cell), so a reader
 /// can size its buffer before walking and cross-check the sum of used lengths.
 /// </summary>
-public static class OverflowChain
+internal static class OverflowChain
 {
     public const byte PageKind = 0x20;
     public const int HeaderSize = 12;

@@ -1,7 +1,7 @@
 namespace BLite.Core.Storage;
 
 /// <summary>Pages with a fixed role in every database file.</summary>
-public static class PageIds
+internal static class PageIds
 {
     /// <summary>The file header; owned by the storage engine and never handed out.</summary>
     public const uint Header = 0;

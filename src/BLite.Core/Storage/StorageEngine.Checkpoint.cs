@@ -5,7 +5,7 @@ using BLite.Core.Storage.Wal;
 
 namespace BLite.Core.Storage;
 
-public sealed partial class StorageEngine
+internal sealed partial class StorageEngine
 {
     private const int CheckpointBatchPages = 64;
 

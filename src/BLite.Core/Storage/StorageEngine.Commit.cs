@@ -2,7 +2,7 @@ using System.Buffers;
 
 namespace BLite.Core.Storage;
 
-public sealed partial class StorageEngine
+internal sealed partial class StorageEngine
 {
     private readonly Queue<(long EndLsn, long Seq)> _unpublished = new();
     private long _writtenLsn;

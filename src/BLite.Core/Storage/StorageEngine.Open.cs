@@ -5,7 +5,7 @@ using BLite.Core.Storage.Wal;
 
 namespace BLite.Core.Storage;
 
-public sealed partial class StorageEngine
+internal sealed partial class StorageEngine
 {
     /// <summary>The WAL's path for a database file: <c>name.blite</c> → <c>name.blite-wal</c>.</summary>
     public static string WalPathFor(string databasePath) => databasePath + "-wal";

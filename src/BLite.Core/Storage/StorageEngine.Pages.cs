@@ -2,7 +2,7 @@ using BLite.Core.Storage.Paging;
 
 namespace BLite.Core.Storage;
 
-public sealed partial class StorageEngine
+internal sealed partial class StorageEngine
 {
     /// <summary>
     /// The whole image (payload and trailer) of <paramref name="pageId"/> as <paramref name="snapshot"/>

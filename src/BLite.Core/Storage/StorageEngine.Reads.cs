@@ -4,7 +4,7 @@ using BLite.Core.Transactions;
 
 namespace BLite.Core.Storage;
 
-public sealed partial class StorageEngine
+internal sealed partial class StorageEngine
 {
     /// <summary>
     /// Runs <paramref name="operation"/> on a snapshot of the last acknowledged commit, exactly as

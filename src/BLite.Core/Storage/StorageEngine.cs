@@ -18,7 +18,7 @@ namespace BLite.Core.Storage;
 /// SemaphoreSlim rather than a lock so a write transaction may be committed on another thread
 /// after an await. See docs/storage.md.
 /// </remarks>
-public sealed partial class StorageEngine : IDisposable
+internal sealed partial class StorageEngine : IDisposable
 {
     private readonly IStorageDevice _file;
     private readonly IStorageDevice _walDevice;

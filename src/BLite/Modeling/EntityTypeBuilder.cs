@@ -40,8 +40,9 @@ public sealed class EntityTypeBuilder<T> : EntityTypeBuilder
     /// (<c>o =&gt; o.Lines.Select(l =&gt; l.Sku)</c>, one entry per item). Members map to stored
     /// field names by the generated mapper (<c>[BsonField]</c> renames, the id as <c>_id</c>).
     /// The default name is <c>ix_</c> followed by the field paths joined with <c>_</c>.
+    /// Uniqueness and the name can also be set EF Core's way: <c>HasIndex(o =&gt; o.Email).IsUnique()</c>.
     /// </summary>
-    public EntityTypeBuilder<T> HasIndex<TKey>(Expression<Func<T, TKey>> keySelector, bool unique = false, string? name = null)
+    public IndexBuilder<T> HasIndex<TKey>(Expression<Func<T, TKey>> keySelector, bool unique = false, string? name = null)
     {
         ArgumentNullException.ThrowIfNull(keySelector);
         if (name is not null)
@@ -50,7 +51,7 @@ public sealed class EntityTypeBuilder<T> : EntityTypeBuilder
         }
 
         Indexes.Add(new IndexDeclaration(IndexKeyPaths.MemberPaths(keySelector), unique, name));
-        return this;
+        return new IndexBuilder<T>(this, Indexes.Count - 1);
     }
 
     /// <summary>

@@ -18,18 +18,18 @@ internal static class CollectionQuerySource
     /// Matching documents in query order. Each item is valid until the next is pulled (copy or
     /// decode it first); enumerate while <paramref name="pages"/> is open.
     /// </summary>
-    public static IEnumerable<ReadOnlyMemory<byte>> Execute(DocumentCollection collection, IPageReader pages, DocumentQuery query,
+    public static IEnumerable<ReadOnlyMemory<byte>> Execute(RawCollection collection, IPageReader pages, DocumentQuery query,
         IReadOnlyList<BsonValue> parameters, Func<string, bool>? singleValuedPaths = null) =>
         PlanExecutor.Execute(collection, pages, query, parameters, Plan(collection, pages, query, singleValuedPaths));
 
-    public static long Count(DocumentCollection collection, IPageReader pages, DocumentQuery query,
+    public static long Count(RawCollection collection, IPageReader pages, DocumentQuery query,
         IReadOnlyList<BsonValue> parameters, Func<string, bool>? singleValuedPaths = null) =>
         PlanExecutor.Count(collection, pages, query, parameters, Plan(collection, pages, query, singleValuedPaths));
 
-    public static string Explain(DocumentCollection collection, IPageReader pages, DocumentQuery query, Func<string, bool>? singleValuedPaths = null) =>
+    public static string Explain(RawCollection collection, IPageReader pages, DocumentQuery query, Func<string, bool>? singleValuedPaths = null) =>
         Plan(collection, pages, query, singleValuedPaths).Explain();
 
-    private static QueryPlan Plan(DocumentCollection collection, IPageReader pages, DocumentQuery query, Func<string, bool>? singleValuedPaths)
+    private static QueryPlan Plan(RawCollection collection, IPageReader pages, DocumentQuery query, Func<string, bool>? singleValuedPaths)
     {
         var indexes = PlanExecutor.DescribeIndexes(collection, pages);
         if (singleValuedPaths is null)

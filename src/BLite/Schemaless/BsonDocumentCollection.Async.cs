@@ -38,10 +38,16 @@ public sealed partial class BsonDocumentCollection
         return _context.ReadAsync((Collection: this, Query: query), static (pages, s) => s.Collection.Materialize(pages, s.Query), cancellationToken);
     }
 
-    public Task<long> CountAsync(CancellationToken cancellationToken = default) =>
+    public async Task<int> CountAsync(CancellationToken cancellationToken = default) =>
+        checked((int)await LongCountAsync(cancellationToken).ConfigureAwait(false));
+
+    public async Task<int> CountAsync(string jsonFilter, CancellationToken cancellationToken = default) =>
+        checked((int)await LongCountAsync(jsonFilter, cancellationToken).ConfigureAwait(false));
+
+    public Task<long> LongCountAsync(CancellationToken cancellationToken = default) =>
         _context.ReadAsync(Collection, static (pages, collection) => collection.Count(pages), cancellationToken);
 
-    public Task<long> CountAsync(string jsonFilter, CancellationToken cancellationToken = default)
+    public Task<long> LongCountAsync(string jsonFilter, CancellationToken cancellationToken = default)
     {
         var query = Parse(jsonFilter);
         return _context.ReadAsync((Collection, query), static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.query, []), cancellationToken);

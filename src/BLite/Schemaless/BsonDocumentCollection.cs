@@ -16,7 +16,7 @@ public sealed partial class BsonDocumentCollection
 {
     private readonly DocumentDbContext _context;
 
-    internal BsonDocumentCollection(DocumentDbContext context, BsonCollection collection)
+    internal BsonDocumentCollection(DocumentDbContext context, TransactionalBsonCollection collection)
     {
         _context = context;
         Collection = collection;
@@ -25,7 +25,7 @@ public sealed partial class BsonDocumentCollection
     public string Name => Collection.Name;
 
     /// <summary>The engine-level collection underneath (explicit-transaction overloads, index range scans).</summary>
-    public BsonCollection Collection { get; }
+    public TransactionalBsonCollection Collection { get; }
 
     private BsonFieldDictionary Fields => _context.FieldDictionary;
 
@@ -100,9 +100,14 @@ public sealed partial class BsonDocumentCollection
 
     public IEnumerable<BsonDocument> FindAll() => Run(new DocumentQuery());
 
-    public long Count() => _context.Read(Collection, static (pages, collection) => collection.Count(pages));
+    /// <summary>As LINQ's <c>Count</c>: throws <see cref="OverflowException"/> above <see cref="int.MaxValue"/>.</summary>
+    public int Count() => checked((int)LongCount());
 
-    public long Count(string jsonFilter)
+    public int Count(string jsonFilter) => checked((int)LongCount(jsonFilter));
+
+    public long LongCount() => _context.Read(Collection, static (pages, collection) => collection.Count(pages));
+
+    public long LongCount(string jsonFilter)
     {
         var query = Parse(jsonFilter);
         return _context.Read((Collection, query), static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.query, []));
@@ -151,7 +156,7 @@ public sealed partial class BsonDocumentCollection
         return Stream(query);
     }
 
-    private static int DeleteMatching(IPageWriter pages, BsonCollection collection, DocumentQuery query)
+    private static int DeleteMatching(IPageWriter pages, TransactionalBsonCollection collection, DocumentQuery query)
     {
         // Keys are collected first: deleting while the scan's cursor walks the same trees would invalidate it.
         var keys = new List<byte[]>();

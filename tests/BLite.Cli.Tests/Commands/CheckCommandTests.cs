@@ -1,4 +1,5 @@
 using BLite.Core.Collections;
+using BLite.Core;
 
 namespace BLite.Cli.Tests.Commands;
 

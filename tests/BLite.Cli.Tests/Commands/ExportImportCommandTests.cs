@@ -1,6 +1,7 @@
 using BLite.Bson;
 using BLite.Bson.Interop;
 using BLite.Core.Collections;
+using BLite.Core;
 
 namespace BLite.Cli.Tests.Commands;
 

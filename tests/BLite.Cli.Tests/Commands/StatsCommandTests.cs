@@ -1,5 +1,6 @@
 using System.Globalization;
 using BLite.Core.Collections;
+using BLite.Core;
 
 namespace BLite.Cli.Tests.Commands;
 

@@ -69,7 +69,7 @@ public sealed class CatalogTests
     public void Sequence_never_hands_out_a_committed_value_again_and_skips_explicit_ids()
     {
         using var test = new CollectionsTestDatabase();
-        var raw = test.Database.GetDocumentCollection("counters");
+        var raw = test.Database.GetRawCollection("counters");
         long first;
         using (var write = test.Database.BeginWrite())
         {
@@ -86,7 +86,7 @@ public sealed class CatalogTests
         test.Collection("counters").Insert(new BsonDocument { ["_id"] = 100 });
         test.Reopen();
 
-        raw = test.Database.GetDocumentCollection("counters");
+        raw = test.Database.GetRawCollection("counters");
         using (var write = test.Database.BeginWrite())
         {
             Assert.Equal(101, raw.NextSequenceValue(write));

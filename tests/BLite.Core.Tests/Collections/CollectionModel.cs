@@ -1,7 +1,7 @@
 using System.Runtime.CompilerServices;
 using BLite.Bson;
 using BLite.Core.Collections;
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 
 namespace BLite.Core.Tests.Collections;
 

@@ -26,7 +26,7 @@ internal sealed class CollectionsTestDatabase : IDisposable
 
     public DocumentDatabase Database { get; private set; }
 
-    public BsonCollection Collection(string name) => Database.GetCollection(name);
+    public TransactionalBsonCollection Collection(string name) => Database.GetCollection(name);
 
     public void Reopen(IEnumerable<CollectionDefinition>? collections = null)
     {

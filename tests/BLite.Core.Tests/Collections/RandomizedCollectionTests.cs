@@ -1,6 +1,6 @@
 using BLite.Bson;
 using BLite.Core.Collections;
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 using BLite.Core.Transactions;
 using Xunit.Abstractions;
 
@@ -78,7 +78,7 @@ public sealed class RandomizedCollectionTests
 
         public int Queries { get; private set; }
 
-        private BsonCollection Collection => _test.Collection(CollectionName);
+        private TransactionalBsonCollection Collection => _test.Collection(CollectionName);
 
         public void Execute(int operations)
         {

@@ -2,7 +2,7 @@ using BLite.Bson;
 using BLite.Core.Collections;
 using BLite.Core.Collections.Catalog;
 using BLite.Core.Collections.Indexes;
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 
 namespace BLite.Core.Tests.Collections;
 

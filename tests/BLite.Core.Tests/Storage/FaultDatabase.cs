@@ -1,5 +1,6 @@
 using BLite.Core.Storage;
 using BLite.Core.Storage.Devices;
+using BLite.Core.Tests.Storage.Faults;
 
 namespace BLite.Core.Tests.Storage;
 

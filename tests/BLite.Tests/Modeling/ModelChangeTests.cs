@@ -68,6 +68,19 @@ public partial class PeopleContextV3 : DocumentDbContext
         model.Entity<PersonV2>().ToCollection("people").HasIndex(p => p.Email, unique: true);
 }
 
+public partial class PeopleContextFluent : DocumentDbContext
+{
+    public PeopleContextFluent(string path)
+        : base(path)
+    {
+    }
+
+    public DocumentCollection<ObjectId, PersonV2> People { get; set; } = null!;
+
+    protected override void OnModelCreating(ModelBuilder model) =>
+        model.Entity<PersonV2>().ToCollection("people").HasIndex(p => p.Email).IsUnique().HasName("by_email");
+}
+
 public sealed class ModelChangeTests : IDisposable
 {
     private readonly TempDirectory _directory = new();
@@ -114,10 +127,22 @@ public sealed class ModelChangeTests : IDisposable
         }
     }
 
+    [Fact]
+    public void HasIndex_IsUnique_and_HasName_configure_the_index_as_in_EF_Core()
+    {
+        using var db = new PeopleContextFluent(_directory.File());
+        db.People.Insert(new PersonV2 { Name = "Ada", Email = "ada@example.com" });
+
+        Assert.Throws<BLiteUniqueConstraintException>(() => db.People.Insert(new PersonV2 { Name = "Bob", Email = "ada@example.com" }));
+
+        Assert.Equal(["by_email"], IndexNames(db, "people"));
+        Assert.Equal(1, db.People.Count());
+    }
+
     private static List<string> IndexNames(DocumentDbContext context, string collection)
     {
         using var read = context.Database.BeginRead();
-        return context.Database.GetDocumentCollection(collection).GetIndexes(read).Select(i => i.Name).Order(StringComparer.Ordinal).ToList();
+        return context.Database.GetRawCollection(collection).GetIndexes(read).Select(i => i.Name).Order(StringComparer.Ordinal).ToList();
     }
 
     [Fact]
@@ -131,7 +156,7 @@ public sealed class ModelChangeTests : IDisposable
         }
 
         // Both documents lack Email, and a unique index treats the missing value as one value.
-        Assert.Throws<Core.BLiteUniqueConstraintException>(() => new PeopleContextV3(path));
+        Assert.Throws<BLiteUniqueConstraintException>(() => new PeopleContextV3(path));
 
         using var again = new PeopleContextV1(path);
         Assert.Equal(["ix_Name"], IndexNames(again, "people"));

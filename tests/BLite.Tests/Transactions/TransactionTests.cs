@@ -92,7 +92,7 @@ public sealed class TransactionTests : IDisposable
         Assert.Single(_db.Orders.Find(o => o.Status == Orders.Create(1).Status));
 
         // Another flow (no ambient transaction) reads the last commit and is not blocked by the writer.
-        Task<(long Count, CustomerOrder? Found)> reader;
+        Task<(int Count, CustomerOrder? Found)> reader;
         using (ExecutionContext.SuppressFlow())
         {
             reader = Task.Run(() => (_db.Orders.Count(), _db.Orders.FindById(id)));

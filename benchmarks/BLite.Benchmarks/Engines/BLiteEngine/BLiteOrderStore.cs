@@ -43,8 +43,8 @@ public sealed class BLiteOrderStore : IOrderStore
             {
                 Path = Path.Combine(options.Directory, "orders.blite"),
                 Durability = options.Durability == StoreDurability.FlushPerCommit
-                    ? Core.Storage.Durability.Full
-                    : Core.Storage.Durability.Normal,
+                    ? global::BLite.Durability.Full
+                    : global::BLite.Durability.Normal,
             };
         }
 

@@ -2,7 +2,7 @@ using System.Buffers.Binary;
 using System.Collections.Concurrent;
 using System.Text;
 using BLite.Bson;
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 using BLite.Core.Storage;
 
 namespace BLite.Core.Collections.Catalog;

@@ -1,4 +1,4 @@
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 using BLite.Core.Storage;
 
 namespace BLite.Core.Collections.Catalog;

@@ -1,5 +1,6 @@
 using BLite.Bson;
 using BLite.Core.Collections.Catalog;
+using BLite.Core.Documents;
 
 namespace BLite.Core.Collections.Indexes;
 

@@ -1,6 +1,7 @@
 using System.Buffers;
 using BLite.Bson;
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
+using BLite.Core.Documents;
 
 namespace BLite.Core.Collections.Indexes;
 

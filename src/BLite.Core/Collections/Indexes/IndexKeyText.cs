@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Text;
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 
 namespace BLite.Core.Collections.Indexes;
 

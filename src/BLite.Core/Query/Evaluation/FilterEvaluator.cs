@@ -7,7 +7,7 @@ namespace BLite.Core.Query;
 /// encoded as raw C-BSON. <see cref="Matches"/> then tests a document's bytes directly — nothing
 /// is deserialized and nothing is allocated per document. Immutable and thread-safe once built.
 /// </summary>
-public sealed class FilterEvaluator
+internal sealed class FilterEvaluator
 {
     private readonly MatchNode _root;
 

@@ -9,7 +9,7 @@ namespace BLite.Core.Query;
 /// the same <em>type class</em> (<see cref="SameTypeClass"/>); the cross-type order exists so
 /// sorting mixed data is deterministic.
 /// </summary>
-public sealed class BsonValueComparer : IComparer<BsonValue>
+internal sealed class BsonValueComparer : IComparer<BsonValue>
 {
     public static BsonValueComparer Instance { get; } = new();
 

@@ -12,7 +12,7 @@ namespace BLite.Core.Query;
 /// </summary>
 internal sealed class CandidateScanner
 {
-    private readonly DocumentCollection _collection;
+    private readonly RawCollection _collection;
     private readonly IPageReader _pages;
     private readonly string? _indexName;
     private readonly IReadOnlyList<ScanRun> _runs;
@@ -21,7 +21,7 @@ internal sealed class CandidateScanner
     private int _runIndex = -1;
     private DocumentCursor? _cursor;
 
-    public CandidateScanner(DocumentCollection collection, IPageReader pages, string? indexName, IReadOnlyList<ScanRun> runs, bool descending, bool deduplicate)
+    public CandidateScanner(RawCollection collection, IPageReader pages, string? indexName, IReadOnlyList<ScanRun> runs, bool descending, bool deduplicate)
     {
         _collection = collection;
         _pages = pages;
@@ -96,9 +96,9 @@ internal sealed class CandidateScanner
 
     private DocumentCursor Open(byte[]? lower, bool lowerInclusive, byte[]? upper, bool upperInclusive)
     {
-        var range = BsonCollection.BuildRange(lower, lowerInclusive, upper, upperInclusive);
+        var range = TransactionalBsonCollection.BuildRange(lower, lowerInclusive, upper, upperInclusive);
         return _indexName is null
-            ? _collection.Scan(_pages, DocumentCollection.ToEntryRange(range), _descending)
+            ? _collection.Scan(_pages, RawCollection.ToEntryRange(range), _descending)
             : _collection.ScanIndex(_pages, _indexName, range, _descending);
     }
 }

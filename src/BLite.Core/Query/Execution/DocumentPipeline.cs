@@ -7,7 +7,7 @@ namespace BLite.Core.Query;
 /// is stable (ties keep input order, as LINQ's OrderBy does) and, when skip + take is small,
 /// keeps only the best skip + take documents in a bounded heap instead of sorting everything.
 /// </summary>
-public static class DocumentPipeline
+internal static class DocumentPipeline
 {
     /// <summary>Above this many kept documents a full sort is cheaper than the heap.</summary>
     private const long TopKLimit = 10_000;
@@ -151,7 +151,7 @@ public static class DocumentPipeline
 /// Reads the sort keys of a raw document. A path reaching several values (through arrays) sorts
 /// by the smallest of them ascending and the largest descending; a missing path sorts as null.
 /// </summary>
-public sealed class SortKeyExtractor
+internal sealed class SortKeyExtractor
 {
     private readonly IReadOnlyList<SortKey> _sort;
     private readonly CompiledPath[] _paths;

@@ -1,6 +1,6 @@
 using BLite.Bson;
 using BLite.Core.Collections;
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 
 namespace BLite.Core.Query;
 

@@ -2,7 +2,7 @@ using BLite.Bson;
 
 namespace BLite.Core.Query;
 
-public static partial class PlanExecutor
+internal static partial class PlanExecutor
 {
     /// <summary>Above this many kept documents a full sort is cheaper than the heap.</summary>
     private const long TopNLimit = 10_000;

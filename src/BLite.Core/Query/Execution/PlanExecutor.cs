@@ -18,7 +18,7 @@ namespace BLite.Core.Query;
 /// document is valid until the next one is pulled when the query has no order (copy it to keep
 /// it); sorted results are copies.
 /// </remarks>
-public static partial class PlanExecutor
+internal static partial class PlanExecutor
 {
     /// <summary>The collection's indexes as the planner sees them, primary key first.</summary>
     /// <remarks>
@@ -27,7 +27,7 @@ public static partial class PlanExecutor
     /// beyond what the filter re-check confirms. Callers that know a path is single-valued (typed
     /// models) may pass their own descriptors.
     /// </remarks>
-    public static IReadOnlyList<IndexDescriptor> DescribeIndexes(DocumentCollection collection, IPageReader pages)
+    public static IReadOnlyList<IndexDescriptor> DescribeIndexes(RawCollection collection, IPageReader pages)
     {
         ArgumentNullException.ThrowIfNull(collection);
         ArgumentNullException.ThrowIfNull(pages);
@@ -48,14 +48,14 @@ public static partial class PlanExecutor
     }
 
     /// <summary>The plan for <paramref name="query"/> over the indexes the snapshot sees (or the given ones).</summary>
-    public static QueryPlan Plan(DocumentCollection collection, IPageReader pages, DocumentQuery query, IReadOnlyList<IndexDescriptor>? indexes = null)
+    public static QueryPlan Plan(RawCollection collection, IPageReader pages, DocumentQuery query, IReadOnlyList<IndexDescriptor>? indexes = null)
     {
         ArgumentNullException.ThrowIfNull(query);
         return QueryPlanner.Plan(query, indexes ?? DescribeIndexes(collection, pages));
     }
 
     /// <summary>The chosen plan as <see cref="QueryPlan.Explain"/> text.</summary>
-    public static string Explain(DocumentCollection collection, IPageReader pages, DocumentQuery query, IReadOnlyList<IndexDescriptor>? indexes = null) =>
+    public static string Explain(RawCollection collection, IPageReader pages, DocumentQuery query, IReadOnlyList<IndexDescriptor>? indexes = null) =>
         Plan(collection, pages, query, indexes).Explain();
 
     /// <summary>
@@ -63,7 +63,7 @@ public static partial class PlanExecutor
     /// has none). <paramref name="plan"/> may be a plan cached for this query shape; it must come
     /// from the same collection's current indexes.
     /// </summary>
-    public static IEnumerable<ReadOnlyMemory<byte>> Execute(DocumentCollection collection, IPageReader pages, DocumentQuery query,
+    public static IEnumerable<ReadOnlyMemory<byte>> Execute(RawCollection collection, IPageReader pages, DocumentQuery query,
         IReadOnlyList<BsonValue>? parameters = null, QueryPlan? plan = null)
     {
         var execution = Prepare(collection, pages, query, parameters, plan);
@@ -71,7 +71,7 @@ public static partial class PlanExecutor
     }
 
     /// <summary>How many documents <see cref="Execute"/> would return, without materializing any.</summary>
-    public static long Count(DocumentCollection collection, IPageReader pages, DocumentQuery query,
+    public static long Count(RawCollection collection, IPageReader pages, DocumentQuery query,
         IReadOnlyList<BsonValue>? parameters = null, QueryPlan? plan = null)
     {
         var execution = Prepare(collection, pages, query, parameters, plan);
@@ -95,11 +95,11 @@ public static partial class PlanExecutor
     }
 
     /// <summary>Whether <see cref="Execute"/> would return anything; stops at the first match past the skip.</summary>
-    public static bool Any(DocumentCollection collection, IPageReader pages, DocumentQuery query,
+    public static bool Any(RawCollection collection, IPageReader pages, DocumentQuery query,
         IReadOnlyList<BsonValue>? parameters = null, QueryPlan? plan = null) =>
         Count(collection, pages, query, parameters, plan) > 0;
 
-    private static Execution Prepare(DocumentCollection collection, IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue>? parameters, QueryPlan? plan)
+    private static Execution Prepare(RawCollection collection, IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue>? parameters, QueryPlan? plan)
     {
         ArgumentNullException.ThrowIfNull(collection);
         ArgumentNullException.ThrowIfNull(pages);

@@ -1,5 +1,5 @@
 using BLite.Bson;
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 
 namespace BLite.Core.Query;
 

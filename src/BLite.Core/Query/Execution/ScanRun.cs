@@ -2,7 +2,7 @@ namespace BLite.Core.Query;
 
 /// <summary>
 /// One contiguous stretch of index keys to walk. Bounds are encoded field keys with the prefix
-/// semantics of <see cref="Collections.DocumentCollection.ScanIndex"/>: an inclusive bound takes
+/// semantics of <see cref="Collections.RawCollection.ScanIndex"/>: an inclusive bound takes
 /// every key starting with it, an exclusive one skips them all; a null side is open.
 /// </summary>
 /// <param name="PrefixComponents">How many leading key components every key of the run shares (points).</param>

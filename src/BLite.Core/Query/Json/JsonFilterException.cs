@@ -1,4 +1,4 @@
-namespace BLite.Core.Query;
+namespace BLite;
 
 /// <summary>A JSON filter is malformed or uses an operator BLite does not know; nothing was run.</summary>
 public sealed class JsonFilterException : BLiteException

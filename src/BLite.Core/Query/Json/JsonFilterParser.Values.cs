@@ -101,7 +101,7 @@ public static partial class JsonFilterParser
                     return ParseBinary(ref reader, position);
             }
         }
-        catch (Exception e) when (e is FormatException or OverflowException or ArgumentException)
+        catch (Exception e) when (e is FormatException or BsonFormatException or OverflowException or ArgumentException)
         {
             throw new JsonFilterException($"Invalid {key} value: {e.Message}", position, key);
         }

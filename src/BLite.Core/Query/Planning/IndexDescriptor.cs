@@ -15,7 +15,7 @@ namespace BLite.Core.Query;
 /// document can appear more than once in a scan and must be de-duplicated.</item>
 /// </list>
 /// </remarks>
-public sealed class IndexDescriptor
+internal sealed class IndexDescriptor
 {
     public IndexDescriptor(string name, IReadOnlyList<FieldPath> fields, bool unique = false, bool multiKey = false, bool sparse = false)
     {

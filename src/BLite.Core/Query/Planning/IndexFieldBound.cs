@@ -1,6 +1,6 @@
 namespace BLite.Core.Query;
 
-public enum IndexBoundKind
+internal enum IndexBoundKind
 {
     /// <summary>One value (<see cref="IndexFieldBound.Values"/> has one scalar operand).</summary>
     Equal,
@@ -20,7 +20,7 @@ public enum IndexBoundKind
 /// execution of a cached query shape). A plan's bounds are equalities / IN on leading fields,
 /// then at most one range or prefix on the next field.
 /// </summary>
-public sealed class IndexFieldBound
+internal sealed class IndexFieldBound
 {
     internal IndexFieldBound(FieldPath path, IndexBoundKind kind, IReadOnlyList<FilterOperand> values)
     {

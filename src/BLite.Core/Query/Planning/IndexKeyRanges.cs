@@ -1,5 +1,5 @@
 using BLite.Bson;
-using BLite.Core.Indexing;
+using BLite.Core.BTrees;
 
 namespace BLite.Core.Query;
 
@@ -16,7 +16,7 @@ namespace BLite.Core.Query;
 /// Ranges on instants reach only keys of the bound's own type (DateTime or DateTimeOffset), and
 /// ranges on binary data only keys of the bound's own key class (UUID or other binary).
 /// </remarks>
-public static class IndexKeyRanges
+internal static class IndexKeyRanges
 {
     private const byte IntegerTag = (byte)KeyType.Integer;
     private const byte NumbersAfterIntegersTag = (byte)KeyType.LargeInteger + 1;

@@ -3,7 +3,7 @@ using BLite.Bson;
 namespace BLite.Core.Query;
 
 /// <summary>One side of an <see cref="IndexValueRange"/>.</summary>
-public readonly record struct RangeBound(BsonValue Value, bool Inclusive);
+internal readonly record struct RangeBound(BsonValue Value, bool Inclusive);
 
 /// <summary>
 /// A concrete key range for one execution: index keys whose first <see cref="Prefix"/>.Count
@@ -15,7 +15,7 @@ public readonly record struct RangeBound(BsonValue Value, bool Inclusive);
 /// comparisons never match across types. With both sides open the range is every key with the
 /// prefix.
 /// </summary>
-public sealed class IndexValueRange
+internal sealed class IndexValueRange
 {
     public IndexValueRange(IReadOnlyList<BsonValue> prefix, RangeBound? lower = null, RangeBound? upper = null)
     {

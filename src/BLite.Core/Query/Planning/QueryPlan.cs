@@ -4,7 +4,7 @@ using BLite.Bson;
 namespace BLite.Core.Query;
 
 /// <summary>How a plan reaches documents, best first (see docs/query.md, "Planner rules").</summary>
-public enum PlanStrategy
+internal enum PlanStrategy
 {
     /// <summary>Equality on every field of a unique index (or the primary key): at most one document.</summary>
     UniqueEquality,
@@ -34,7 +34,7 @@ public enum PlanStrategy
 /// and whether the results still need sorting. Bounds are operands; <see cref="TryResolveRanges"/>
 /// turns them into concrete <see cref="IndexValueRange"/>s for one execution's parameter values.
 /// </summary>
-public sealed class QueryPlan
+internal sealed class QueryPlan
 {
     internal QueryPlan(DocumentQuery query, PlanStrategy strategy, IndexDescriptor? index, IReadOnlyList<IndexFieldBound> bounds,
         bool descending, QueryFilter? residual, bool needsSort, int score)

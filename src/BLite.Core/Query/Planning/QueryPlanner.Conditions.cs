@@ -2,7 +2,7 @@ using BLite.Bson;
 
 namespace BLite.Core.Query;
 
-public static partial class QueryPlanner
+internal static partial class QueryPlanner
 {
     private enum ConditionKind
     {

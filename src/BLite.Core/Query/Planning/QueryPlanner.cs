@@ -5,7 +5,7 @@ namespace BLite.Core.Query;
 /// planner works on the filter's shape only (no statistics), so one plan serves every execution
 /// of a cached query. Rules and scores are listed in docs/query.md ("Planner rules").
 /// </summary>
-public static partial class QueryPlanner
+internal static partial class QueryPlanner
 {
     /// <summary>Skip + take at or below this counts as "small": reading in index order and stopping early beats sorting.</summary>
     public const long SmallTakeLimit = 1000;

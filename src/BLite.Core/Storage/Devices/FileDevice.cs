@@ -7,7 +7,7 @@ namespace BLite.Core.Storage.Devices;
 /// stream position, so readers on several threads need no lock). <see cref="Flush"/> is
 /// <see cref="RandomAccess.FlushToDisk"/>: the data reaches the disk, not just the OS cache.
 /// </summary>
-public sealed class FileDevice : IStorageDevice
+internal sealed class FileDevice : IStorageDevice
 {
     private readonly SafeFileHandle _handle;
 

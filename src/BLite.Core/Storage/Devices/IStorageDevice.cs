@@ -5,7 +5,7 @@ namespace BLite.Core.Storage.Devices;
 /// Writes may sit in volatile buffers until <see cref="Flush"/> returns; the engine's durability
 /// argument rests only on that ordering, so every implementation must honour it.
 /// </summary>
-public interface IStorageDevice : IDisposable
+internal interface IStorageDevice : IDisposable
 {
     /// <summary>The path or label named in error messages.</summary>
     string Name { get; }

@@ -7,7 +7,7 @@ namespace BLite.Core.Storage.Devices;
 /// on the large-object heap), segments stay below the large-object threshold, and the device is
 /// not capped at the largest array .NET allows.
 /// </remarks>
-public sealed class MemoryDevice : IStorageDevice
+internal sealed class MemoryDevice : IStorageDevice
 {
     private const int SegmentShift = 16;
     private const int SegmentSize = 1 << SegmentShift;

@@ -1,0 +1,56 @@
+using BLite.Core.Collections.Catalog;
+using BLite.Core.Storage;
+
+namespace BLite.Core.Collections;
+
+public sealed partial class RawCollection
+{
+    /// <summary>Removes the document with this encoded primary key; false when there is none.</summary>
+    public bool Delete(IPageWriter pages, ReadOnlySpan<byte> primaryKey)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        var collection = Resolve(pages);
+        if (collection is null)
+        {
+            return false;
+        }
+
+        if (collection.Indexes.Count == 0)
+        {
+            // Without secondary indexes the old document is not needed: one descent removes it.
+            if (!Primary(collection).Delete(pages, primaryKey))
+            {
+                return false;
+            }
+
+            DecrementCount(pages, collection);
+            return true;
+        }
+
+        if (!Primary(collection).TryGet(pages, primaryKey, out var old))
+        {
+            return false;
+        }
+
+        var removed = new List<byte[]>[collection.Indexes.Count];
+        for (var i = 0; i < removed.Length; i++)
+        {
+            removed[i] = BuildKeys(old.Span, collection.Indexes[i], primaryKey);
+        }
+
+        for (var i = 0; i < removed.Length; i++)
+        {
+            DeleteEntries(pages, collection.Indexes[i], removed[i], primaryKey);
+        }
+
+        Primary(collection).Delete(pages, primaryKey);
+        DecrementCount(pages, collection);
+        return true;
+    }
+
+    private static void DecrementCount(IPageWriter pages, CollectionInfo collection)
+    {
+        var stats = pages.WritePage(collection.StatsPage).Span;
+        CollectionStats.WriteCount(stats, CollectionStats.ReadCount(stats) - 1);
+    }
+}

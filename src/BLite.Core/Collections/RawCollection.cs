@@ -1,0 +1,89 @@
+using BLite.Bson;
+using BLite.Core.Collections.Catalog;
+using BLite.Core.Collections.Indexes;
+using BLite.Core.BTrees;
+using BLite.Core.Documents;
+using BLite.Core.Storage;
+
+namespace BLite.Core.Collections;
+
+/// <summary>
+/// A collection of raw C-BSON documents: a primary B+ tree (encoded <c>_id</c> → document
+/// bytes) plus its secondary indexes, all maintained in the caller's transaction. Write
+/// operations take the write transaction (<see cref="IPageWriter"/>); read operations take any
+/// <see cref="IPageReader"/> — a read snapshot, or the write transaction itself, which sees its
+/// own writes. The handle is stateless and cheap: the collection's shape comes from the catalog
+/// as the given transaction sees it, and a collection that does not exist yet is created by its
+/// first insert.
+/// </summary>
+public sealed partial class RawCollection
+{
+    private readonly DocumentDatabase _database;
+
+    internal RawCollection(DocumentDatabase database, string name)
+    {
+        _database = database;
+        Name = name;
+    }
+
+    public string Name { get; }
+
+    public DocumentDatabase Database => _database;
+
+    /// <summary>Whether the collection exists in the snapshot <paramref name="pages"/> sees.</summary>
+    public bool Exists(IPageReader pages)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        return Resolve(pages) is not null;
+    }
+
+    /// <summary>The secondary indexes as the snapshot sees them.</summary>
+    public IReadOnlyList<IndexDefinition> GetIndexes(IPageReader pages)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        var collection = Resolve(pages);
+        if (collection is null)
+        {
+            return [];
+        }
+
+        var definitions = new IndexDefinition[collection.Indexes.Count];
+        for (var i = 0; i < definitions.Length; i++)
+        {
+            definitions[i] = collection.Indexes[i].Definition;
+        }
+
+        return definitions;
+    }
+
+    /// <summary>
+    /// The encoded primary key of a document (its <c>_id</c> through the order-preserving key
+    /// encoding; a composite <c>_id</c> document becomes a composite key).
+    /// </summary>
+    public byte[] GetPrimaryKey(ReadOnlySpan<byte> document)
+    {
+        return ReadPrimaryKey(document);
+    }
+
+    internal CollectionInfo? Resolve(IPageReader pages) => _database.Catalog.GetSnapshot(pages).Find(Name);
+
+    internal CollectionInfo ResolveOrCreate(IPageWriter pages) =>
+        Resolve(pages) ?? _database.Catalog.CreateCollection(pages, Name);
+
+    private byte[] ReadPrimaryKey(ReadOnlySpan<byte> document)
+    {
+        if (!FieldValueExtractor.TryFindTopLevel(document, 0, out var id))
+        {
+            throw new BLiteException($"A document stored in collection '{Name}' needs an _id field.");
+        }
+
+        return IndexKeyCodec.EncodePrimaryKey(document, id, _database.MaxKeySize);
+    }
+
+    private int MaxFieldKeyLength(ReadOnlySpan<byte> primaryKey) => _database.MaxKeySize - primaryKey.Length;
+
+    private List<byte[]> BuildKeys(ReadOnlySpan<byte> document, IndexInfo index, ReadOnlySpan<byte> primaryKey) =>
+        IndexKeyBuilder.Build(document, index, _database.Fields, Name, MaxFieldKeyLength(primaryKey));
+
+    private static BTree Primary(CollectionInfo collection) => BTree.Open(collection.PrimaryRoot);
+}

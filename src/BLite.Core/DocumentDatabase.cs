@@ -1,0 +1,224 @@
+using System.Collections.Concurrent;
+using BLite.Bson;
+using BLite.Core.Collections.Catalog;
+using BLite.Core.Collections;
+using BLite.Core.Diagnostics;
+using BLite.Core.BTrees;
+using BLite.Core.Storage;
+using BLite.Core.Transactions;
+
+namespace BLite.Core;
+
+/// <summary>
+/// A database of document collections over one <see cref="StorageEngine"/>. It owns the catalog
+/// (collections, index definitions and roots, sequences, the persisted field-name dictionary),
+/// which lives on page 1 and pages reached from it and changes only inside write transactions,
+/// so it commits, rolls back and recovers with the data.
+/// </summary>
+public sealed partial class DocumentDatabase : IDisposable
+{
+    private readonly ConcurrentDictionary<string, RawCollection> _collections = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, TransactionalBsonCollection> _bsonCollections = new(StringComparer.Ordinal);
+    private bool _disposed;
+
+    private DocumentDatabase(StorageEngine storage)
+    {
+        Storage = storage;
+        Catalog = InitialiseCatalog(storage, out var fields, out var pagePayloadSize);
+        Fields = fields;
+        MaxKeySize = BTree.GetMaxKeySize(pagePayloadSize);
+        storage.AddOwnershipSource(new CollectionPageOwnership(this));
+    }
+
+    /// <summary>The engine underneath, for transactions, checkpoints and storage-level checks.</summary>
+    internal StorageEngine Storage { get; }
+
+    /// <summary>
+    /// This database's field-name dictionary. Serialize documents for this database with it
+    /// (ids are per database); names it gains are persisted by the next write operation.
+    /// </summary>
+    public BsonFieldDictionary Fields { get; }
+
+    internal CatalogStore Catalog { get; }
+
+    /// <summary>The longest encoded key the trees accept (primary keys, and field key plus primary key).</summary>
+    internal int MaxKeySize { get; }
+
+    /// <summary>Opens (creating if missing) the database file at <paramref name="path"/>, then ensures the declared collections and indexes.</summary>
+    public static DocumentDatabase Open(string path, StorageOptions? options = null, IEnumerable<CollectionDefinition>? collections = null)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        return Create(StorageEngine.Open(path, options ?? new StorageOptions()), collections);
+    }
+
+    /// <summary>A database that lives in memory only (tests, caches).</summary>
+    public static DocumentDatabase OpenInMemory(StorageOptions? options = null, IEnumerable<CollectionDefinition>? collections = null) =>
+        Create(StorageEngine.OpenInMemory(options ?? new StorageOptions()), collections);
+
+    public ReadTransaction BeginRead()
+    {
+        ThrowIfDisposed();
+        return Storage.BeginRead();
+    }
+
+    /// <inheritdoc cref="StorageEngine.Read{TState, TResult}"/>
+    public TResult Read<TState, TResult>(TState state, Func<IPageReader, TState, TResult> operation)
+    {
+        ThrowIfDisposed();
+        return Storage.Read(state, operation);
+    }
+
+    public WriteTransaction BeginWrite()
+    {
+        ThrowIfDisposed();
+        return Storage.BeginWrite();
+    }
+
+    public ValueTask<WriteTransaction> BeginWriteAsync(CancellationToken cancellationToken = default)
+    {
+        ThrowIfDisposed();
+        return Storage.BeginWriteAsync(cancellationToken);
+    }
+
+    /// <summary>The raw-bytes handle of a collection (which need not exist yet: its first insert creates it).</summary>
+    public RawCollection GetRawCollection(string name)
+    {
+        CatalogNames.Validate(name, "collection name");
+        ThrowIfDisposed();
+        return _collections.GetOrAdd(name, static (n, db) => new RawCollection(db, n), this);
+    }
+
+    /// <summary>The schemaless <see cref="BsonDocument"/> handle of a collection.</summary>
+    public TransactionalBsonCollection GetCollection(string name)
+    {
+        CatalogNames.Validate(name, "collection name");
+        ThrowIfDisposed();
+        return _bsonCollections.GetOrAdd(name, static (n, db) => new TransactionalBsonCollection(db.GetRawCollection(n)), this);
+    }
+
+    /// <summary>The collections that exist in the given snapshot, in ordinal name order.</summary>
+    public IReadOnlyList<string> GetCollectionNames(IPageReader pages)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        var names = new List<string>();
+        foreach (var collection in Catalog.GetSnapshot(pages).Collections)
+        {
+            names.Add(collection.Name);
+        }
+
+        names.Sort(StringComparer.Ordinal);
+        return names;
+    }
+
+    public IReadOnlyList<string> GetCollectionNames()
+    {
+        using var read = BeginRead();
+        return GetCollectionNames(read);
+    }
+
+    /// <summary>Drops a collection with its documents and indexes; false when it does not exist.</summary>
+    public bool DropCollection(IPageWriter pages, string name) => GetRawCollection(name).Drop(pages);
+
+    /// <summary>
+    /// Creates the declared collections and every declared index that is missing (building new
+    /// indexes over existing documents). Never drops a collection or index that is not declared.
+    /// </summary>
+    public void EnsureSchema(IPageWriter pages, IEnumerable<CollectionDefinition> collections)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        ArgumentNullException.ThrowIfNull(collections);
+        foreach (var definition in collections)
+        {
+            var collection = GetRawCollection(definition.Name);
+            collection.ResolveOrCreate(pages);
+            foreach (var index in definition.Indexes)
+            {
+                collection.EnsureIndex(pages, index);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Checks the whole database as of a fresh snapshot: the storage layer (checksums, header,
+    /// free list), every tree, that each page is owned by exactly one structure or free (no leak),
+    /// and the collections' content (documents, counters, field names, index entries).
+    /// </summary>
+    public VerificationReport Verify()
+    {
+        ThrowIfDisposed();
+        return Storage.Verify(requireEveryPageOwned: true);
+    }
+
+    public void Checkpoint()
+    {
+        ThrowIfDisposed();
+        Storage.Checkpoint();
+    }
+
+    public void Dispose()
+    {
+        if (_disposed)
+        {
+            return;
+        }
+
+        _disposed = true;
+        Storage.Dispose();
+    }
+
+    private static DocumentDatabase Create(StorageEngine storage, IEnumerable<CollectionDefinition>? collections)
+    {
+        try
+        {
+            var database = new DocumentDatabase(storage);
+            if (collections is not null)
+            {
+                using var write = storage.BeginWrite();
+                database.EnsureSchema(write, collections);
+                write.Commit();
+            }
+
+            return database;
+        }
+        catch
+        {
+            storage.Dispose();
+            throw;
+        }
+    }
+
+    private static CatalogStore InitialiseCatalog(StorageEngine storage, out BsonFieldDictionary fields, out int pagePayloadSize)
+    {
+        bool initialised;
+        using (var read = storage.BeginRead())
+        {
+            initialised = CatalogStore.IsInitialised(read);
+        }
+
+        if (!initialised)
+        {
+            fields = new BsonFieldDictionary();
+            var created = new CatalogStore(storage.Path, fields);
+            using var write = storage.BeginWrite();
+            created.Initialise(write);
+            write.Commit();
+        }
+
+        using var snapshot = storage.BeginRead();
+        pagePayloadSize = snapshot.PagePayloadSize;
+        try
+        {
+            fields = BsonFieldDictionary.FromNames(CatalogStore.LoadFieldNames(snapshot, storage.Path));
+        }
+        catch (ArgumentException ex)
+        {
+            throw new BLiteCorruptionException(storage.Path, PageIds.Catalog, $"the persisted field names are inconsistent: {ex.Message}");
+        }
+
+        var catalog = new CatalogStore(storage.Path, fields);
+        catalog.Load(snapshot);
+        return catalog;
+    }
+
+    private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_disposed, this);
+}

@@ -1,0 +1,119 @@
+using System.Linq.Expressions;
+using BLite.Linq;
+
+namespace BLite;
+
+// Writes wait for the writer slot and for the commit's flush asynchronously; reads run on the page
+// cache and complete synchronously. Each takes the caller's transaction the same way as the
+// synchronous operations.
+public sealed partial class DocumentCollection<TId, T>
+{
+    public Task<TId> InsertAsync(T document, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        return _context.WriteAsync((Collection: this, Document: document), static (pages, s) => s.Collection.InsertCore(pages, s.Document), cancellationToken);
+    }
+
+    public Task<int> InsertManyAsync(IEnumerable<T> documents, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(documents);
+        return _context.WriteAsync((Collection: this, Documents: documents), static (pages, s) => s.Collection.InsertManyCore(pages, s.Documents), cancellationToken);
+    }
+
+    public Task<bool> UpdateAsync(T document, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        return _context.WriteAsync((Collection: this, Document: document), static (pages, s) => s.Collection.UpdateCore(pages, s.Document), cancellationToken);
+    }
+
+    public Task<bool> UpsertAsync(T document, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        return _context.WriteAsync((Collection: this, Document: document), static (pages, s) => s.Collection.UpsertCore(pages, s.Document), cancellationToken);
+    }
+
+    public Task<bool> DeleteAsync(TId id, CancellationToken cancellationToken = default)
+    {
+        return _context.WriteAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.Delete(pages, s.Key.Span), cancellationToken);
+    }
+
+    public Task<T?> FindByIdAsync(TId id, CancellationToken cancellationToken = default)
+    {
+        return _context.ReadAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key.Span), cancellationToken);
+    }
+
+    public Task<List<T>> FindAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(predicate);
+        return Query().Where(predicate).ToListAsync(cancellationToken);
+    }
+
+    public Task<T?> FindOneAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(predicate);
+        return Query().FirstOrDefaultAsync(predicate, cancellationToken);
+    }
+
+    public Task<List<T>> FindAllAsync(CancellationToken cancellationToken = default) => Query().ToListAsync(cancellationToken);
+
+    public async Task<int> CountAsync(CancellationToken cancellationToken = default) =>
+        checked((int)await LongCountAsync(cancellationToken).ConfigureAwait(false));
+
+    public Task<int> CountAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(predicate);
+        return Query().Where(predicate).CountAsync(cancellationToken);
+    }
+
+    public Task<long> LongCountAsync(CancellationToken cancellationToken = default) =>
+        _context.ReadAsync(this, static (pages, collection) => collection.Documents.Count(pages), cancellationToken);
+
+    public Task<long> LongCountAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(predicate);
+        return Query().Where(predicate).LongCountAsync(cancellationToken);
+    }
+
+    public Task<bool> ExistsAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(predicate);
+        return Query().AnyAsync(predicate, cancellationToken);
+    }
+
+    public Task<bool> ExistsAsync(TId id, CancellationToken cancellationToken = default)
+    {
+        return _context.ReadAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.ContainsId(pages, s.Key.Span), cancellationToken);
+    }
+
+    /// <inheritdoc cref="DeleteMany"/>
+    public async Task<int> DeleteManyAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(predicate);
+        var own = _context.CurrentTransaction is null ? await _context.BeginTransactionAsync(cancellationToken).ConfigureAwait(false) : null;
+        try
+        {
+            var ids = new List<TId>();
+            await foreach (var document in Query().Where(predicate).AsAsyncEnumerable().WithCancellation(cancellationToken).ConfigureAwait(false))
+            {
+                ids.Add(Mapper.GetId(document));
+            }
+
+            var deleted = 0;
+            foreach (var id in ids)
+            {
+                deleted += await DeleteAsync(id, cancellationToken).ConfigureAwait(false) ? 1 : 0;
+            }
+
+            if (own is not null)
+            {
+                await own.CommitAsync(cancellationToken).ConfigureAwait(false);
+            }
+
+            return deleted;
+        }
+        finally
+        {
+            own?.Dispose();
+        }
+    }
+}

@@ -1,0 +1,120 @@
+using BLite.Bson;
+using BLite.Bson.Mapping;
+using BLite.Serialization;
+using BLite.Core.Collections;
+using BLite.Linq;
+using BLite.Query;
+
+namespace BLite;
+
+/// <summary>
+/// A typed collection of a <see cref="DocumentDbContext"/>. Documents are serialized by the
+/// compile-time mapper into pooled buffers and stored as C-BSON. Every operation joins the
+/// calling flow's transaction (<see cref="DocumentDbContext.BeginTransaction"/>) or runs in one
+/// of its own: writes commit before returning, reads use a snapshot of the last commit and never
+/// wait for a writer. An <c>ObjectId</c>, <c>Guid</c>, <c>int</c> or <c>long</c> id left at its
+/// default value is generated on insert (int and long from a transactional sequence that never
+/// hands out a committed value twice).
+/// </summary>
+public sealed partial class DocumentCollection<TId, T> : TypedCollection
+    where T : class
+{
+    private readonly DocumentDbContext _context;
+    private readonly IReadOnlyList<IndexDeclaration> _indexes;
+    private readonly IdPolicy<TId> _ids;
+    private readonly MapperFieldPathResolver<TId, T> _fieldPaths;
+    private TypedQuerySource<TId, T>? _querySource;
+    private RawCollection? _documents;
+    private HashSet<string>? _singleValuedPaths;
+
+    internal DocumentCollection(DocumentDbContext context, string name, IDocumentMapper<TId, T> mapper, IReadOnlyList<IndexDeclaration> indexes, IdConverter<TId>? idConverter)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(name);
+        _context = context;
+        Name = name;
+        Mapper = mapper;
+        _indexes = indexes;
+        _ids = new IdPolicy<TId>(idConverter);
+        _fieldPaths = new MapperFieldPathResolver<TId, T>(mapper, idConverter);
+    }
+
+    public override string Name { get; }
+
+    public IDocumentMapper<TId, T> Mapper { get; }
+
+    /// <summary>The raw-bytes collection underneath.</summary>
+    public RawCollection Documents => _documents ??= _context.Database.GetRawCollection(Name);
+
+    internal DocumentDbContext Context => _context;
+
+    internal IFieldPathResolver FieldPaths => _fieldPaths;
+
+    private TypedQuerySource<TId, T> QuerySource => _querySource ??= new TypedQuerySource<TId, T>(this);
+
+    /// <summary>
+    /// A LINQ query over the collection. Where, OrderBy, Skip and Take run in the engine with
+    /// index selection; an expression it cannot translate throws <see cref="NotSupportedException"/>
+    /// (there is no silent in-memory fallback). <c>query.Explain()</c> shows the plan.
+    /// </summary>
+    public IQueryable<T> Query() => BLiteQuery.Create(QuerySource);
+
+    internal override CollectionDefinition Definition()
+    {
+        var indexes = new List<IndexDefinition>(_indexes.Count);
+        foreach (var declaration in _indexes)
+        {
+            var fieldPaths = new string[declaration.MemberPaths.Count];
+            for (var i = 0; i < fieldPaths.Length; i++)
+            {
+                fieldPaths[i] = ResolveFieldPath(declaration.MemberPaths[i]);
+            }
+
+            indexes.Add(new IndexDefinition(declaration.Name ?? IndexKeyPaths.DefaultIndexName(fieldPaths), fieldPaths, declaration.Unique));
+        }
+
+        return new CollectionDefinition(Name, indexes);
+    }
+
+    private string ResolveFieldPath(string memberPath)
+    {
+        if (!Mapper.TryGetField(memberPath, out var field))
+        {
+            throw new InvalidOperationException($"Cannot index '{typeof(T).Name}.{memberPath}' in collection '{Name}': the member is not stored (ignored, computed, or not a mapped path).");
+        }
+
+        return field.FieldPath;
+    }
+
+    /// <summary>
+    /// Whether a stored field path is single-valued in this model (no array on the way), so an
+    /// index over it can be planned without de-duplication. Unknown paths count as multi-valued.
+    /// </summary>
+    internal bool IsSingleValuedPath(string fieldPath) =>
+        (_singleValuedPaths ??= BuildSingleValuedPaths()).Contains(fieldPath);
+
+    private HashSet<string> BuildSingleValuedPaths()
+    {
+        var paths = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var field in Mapper.Fields)
+        {
+            if (!field.IsMultiValued && field.BsonType != BsonType.Array)
+            {
+                paths.Add(field.FieldPath);
+            }
+        }
+
+        return paths;
+    }
+
+    internal T Deserialize(ReadOnlySpan<byte> document)
+    {
+        var reader = new BsonSpanReader(document);
+        return Mapper.Deserialize(ref reader);
+    }
+
+    /// <summary>The encoded primary key of an id, held by value (no array for native ids) so reads and deletes by id allocate nothing for it.</summary>
+    internal PrimaryKeyBytes LookupKey(TId id) => _ids.EncodeKeyBytes(id);
+
+    private T? FindByIdCore(Core.Storage.IPageReader pages, ReadOnlySpan<byte> key) =>
+        Documents.TryReadById(pages, key, this, static (bytes, collection) => collection.Deserialize(bytes), out var document) ? document : null;
+}
