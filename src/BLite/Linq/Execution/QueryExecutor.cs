@@ -73,6 +73,12 @@ internal static class QueryExecutor
                 return rows.Count();
             case QueryTerminal.LongCount:
                 return rows.LongCount();
+            case QueryTerminal.Last:
+                return rows.Last();
+            case QueryTerminal.LastOrDefault:
+                return rows.LastOrDefault();
+            case QueryTerminal.ElementAt or QueryTerminal.ElementAtOrDefault:
+                return ElementAt(rows, translated, values);
         }
 
         var terminalSelector = UsesProjection(source, translated) && translated.PostOperations.Count == 0
@@ -89,6 +95,21 @@ internal static class QueryExecutor
             _ => AggregateKind.Average,
         };
         return AggregateEvaluator.Aggregate(kind, selected, translated.AggregateValueType);
+    }
+
+    /// <summary>The rows were skipped to the index already: the first one is the element.</summary>
+    private static object? ElementAt(IEnumerable<object?> rows, TranslatedQuery translated, object?[] values)
+    {
+        var index = (int)values[translated.ElementIndexSlot]!;
+        using var enumerator = rows.GetEnumerator();
+        if (index >= 0 && enumerator.MoveNext())
+        {
+            return enumerator.Current;
+        }
+
+        return translated.Terminal == QueryTerminal.ElementAtOrDefault
+            ? null
+            : throw new ArgumentOutOfRangeException(nameof(index), index, "Index was out of range. Must be non-negative and less than the size of the collection.");
     }
 
     public static IEnumerable<object?> Rows<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, object?[] values, BsonValue[] parameters, IEnumerable<object?>? sourceRows)

@@ -9,6 +9,11 @@ internal sealed partial class QueryTranslator
 {
     private (QueryTerminal Terminal, LambdaExpression? Selector) ApplyTerminal(MethodCallExpression call)
     {
+        if (call.Method.Name is nameof(Queryable.ElementAt) or nameof(Queryable.ElementAtOrDefault))
+        {
+            return (ElementAt(call), null);
+        }
+
         var lambda = call.Arguments.Count == 2 ? Lambda(call, 1) : null;
         var terminal = call.Method.Name switch
         {
@@ -23,6 +28,8 @@ internal sealed partial class QueryTranslator
             nameof(Queryable.Min) => QueryTerminal.Min,
             nameof(Queryable.Max) => QueryTerminal.Max,
             nameof(Queryable.Sum) => QueryTerminal.Sum,
+            nameof(Queryable.Last) => QueryTerminal.Last,
+            nameof(Queryable.LastOrDefault) => QueryTerminal.LastOrDefault,
             _ => QueryTerminal.Average,
         };
 
@@ -60,6 +67,12 @@ internal sealed partial class QueryTranslator
                     // Two are enough to tell "exactly one" from "more than one".
                     AddConstantTake(2);
                     break;
+                case QueryTerminal.Last or QueryTerminal.LastOrDefault when _limits.Count == 0:
+                    // The last in query order is the first in the reversed order; with a window
+                    // (Skip/Take) before it, the window's rows are read and the last one kept.
+                    ReverseOrder();
+                    AddConstantTake(1);
+                    break;
             }
         }
 
@@ -85,6 +98,38 @@ internal sealed partial class QueryTranslator
         _filters.Add(QueryFilter.Ne(path, FilterOperand.FromConstant(BsonValue.Null)));
         _sort.Add(new SortKey(path, terminal == QueryTerminal.Max));
         AddConstantTake(1);
+    }
+
+    /// <summary>Every sort key flipped, and ties (kept in primary-key order by the engine) broken by the primary key descending.</summary>
+    private void ReverseOrder()
+    {
+        var primaryKey = IndexDescriptor.PrimaryKey.Fields[0];
+        var reversed = _sort.ConvertAll(key => new SortKey(key.Path, !key.Descending));
+        if (!reversed.Exists(key => key.Path.Equals(primaryKey)))
+        {
+            reversed.Add(new SortKey(primaryKey, descending: true));
+        }
+
+        _sort.Clear();
+        _sort.AddRange(reversed);
+    }
+
+    /// <summary>ElementAt(n) is Skip(n) then the first row; the index's slot is kept to refuse a negative one as LINQ does.</summary>
+    private QueryTerminal ElementAt(MethodCallExpression call)
+    {
+        if (call.Arguments.Count != 2 || call.Arguments[1] is not QueryParameterExpression index || index.Type != typeof(int))
+        {
+            throw Unsupported(call, $"only {call.Method.Name}(int) is supported");
+        }
+
+        _elementIndexSlot = index.Index;
+        AddLimit(isSkip: true, index.Index);
+        if (_stage != Stage.Grouped)
+        {
+            AddConstantTake(1);
+        }
+
+        return call.Method.Name == nameof(Queryable.ElementAt) ? QueryTerminal.ElementAt : QueryTerminal.ElementAtOrDefault;
     }
 
     private void AddConstantTake(long count) => _limits.Add(new LimitStep(false, -1, count));

@@ -31,6 +31,7 @@ internal sealed partial class QueryTranslator
     private Type _rootType = typeof(object);
     private bool _groupsProjected;
     private int _currentSortRun;
+    private int _elementIndexSlot = -1;
     private QueryTranslator(IFieldPathResolver resolver, int parameterCount)
     {
         _resolver = resolver;
@@ -88,13 +89,15 @@ internal sealed partial class QueryTranslator
             TerminalSelector = selector,
             AggregateValueType = selector?.ReturnType ?? _elementType,
             Projection = TryPushDownProjection(selector),
+            ElementIndexSlot = _elementIndexSlot,
         };
     }
 
     private static bool IsTerminal(string name) => name is nameof(Queryable.First) or nameof(Queryable.FirstOrDefault)
         or nameof(Queryable.Single) or nameof(Queryable.SingleOrDefault) or nameof(Queryable.Any) or nameof(Queryable.All)
         or nameof(Queryable.Count) or nameof(Queryable.LongCount) or nameof(Queryable.Min) or nameof(Queryable.Max)
-        or nameof(Queryable.Sum) or nameof(Queryable.Average);
+        or nameof(Queryable.Sum) or nameof(Queryable.Average) or nameof(Queryable.Last) or nameof(Queryable.LastOrDefault)
+        or nameof(Queryable.ElementAt) or nameof(Queryable.ElementAtOrDefault);
 
     private void VisitSequence(Expression expression)
     {

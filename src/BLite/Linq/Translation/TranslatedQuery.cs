@@ -20,6 +20,10 @@ internal enum QueryTerminal
     Max,
     Sum,
     Average,
+    Last,
+    LastOrDefault,
+    ElementAt,
+    ElementAtOrDefault,
 }
 
 /// <summary>How the value of one lifted parameter reaches the engine.</summary>
@@ -78,6 +82,9 @@ internal sealed class TranslatedQuery
 
     /// <summary>The selector of Min/Max/Sum/Average, if given.</summary>
     public LambdaExpression? TerminalSelector { get; init; }
+
+    /// <summary>The lifted value holding ElementAt's index; -1 for other terminals.</summary>
+    public int ElementIndexSlot { get; init; } = -1;
 
     /// <summary>Set when the first in-memory step reads only stored scalar fields (see <see cref="ProjectionPlan"/>).</summary>
     public ProjectionPlan? Projection { get; init; }
