@@ -27,8 +27,8 @@ public sealed class DocumentProjection<TId, T, TResult>
         _selector = _plan.PostOperations[0].Lambda!;
     }
 
-    /// <summary>The stored fields each lookup reads.</summary>
-    public IReadOnlyList<FieldPath> Fields => _plan.Fields;
+    /// <summary>The stored fields (and values computed from one) each lookup reads.</summary>
+    public IReadOnlyList<ValueExpression> Fields => _plan.Values;
 
     /// <summary>The projected document with this id; false when there is none.</summary>
     public bool TryFindById(TId id, out TResult result)
@@ -46,11 +46,11 @@ public sealed class DocumentProjection<TId, T, TResult>
 
     private object?[] ReadRow(ReadOnlySpan<byte> document)
     {
-        var reader = _reader ??= new FieldProjection(_plan.Fields, _collection.Documents.Database.Fields);
-        var row = new object?[_plan.Fields.Count];
+        var reader = _reader ??= new FieldProjection(_plan.Values, _collection.Documents.Database.Fields);
+        var row = new object?[_plan.Values.Count];
         for (var i = 0; i < row.Length; i++)
         {
-            row[i] = BsonClrConverter.ToClr(reader.ReadField(document, i), _plan.Types[i], _plan.Fields[i].Path);
+            row[i] = BsonClrConverter.ToClr(reader.ReadValue(document, i), _plan.Types[i], FieldProjection.Describe(_plan.Values[i]));
         }
 
         return row;

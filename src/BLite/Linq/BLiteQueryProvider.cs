@@ -102,7 +102,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
         var (translated, _) = Prepare(expression);
         var plan = _source.Explain(translated.Query);
         return QueryExecutor.UsesProjection(_source, translated)
-            ? $"{plan}{Environment.NewLine}  fields read: {Core.Query.FieldProjection.Describe(translated.Projection!.Fields)} (no document materialized)"
+            ? $"{plan}{Environment.NewLine}  fields read: {Core.Query.FieldProjection.Describe(translated.Projection!.Values)} (no document materialized)"
             : plan;
     }
 
@@ -123,7 +123,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
         if (QueryExecutor.UsesProjection(_source, translated))
         {
             var projection = translated.Projection!;
-            await foreach (var values in ((IProjectingQuerySource)_source).ExecuteFieldsAsync(translated.Query, parameters, projection.Fields, cancellationToken)
+            await foreach (var values in ((IProjectingQuerySource)_source).ExecuteFieldsAsync(translated.Query, parameters, projection.Values, cancellationToken)
                 .ConfigureAwait(false))
             {
                 foreach (var row in QueryExecutor.ProjectedRows([values], projection))

@@ -65,7 +65,7 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProje
         _collection.Context.Read((Collection: _collection, Query: query),
             static (pages, s) => CollectionQuerySource.Explain(s.Collection.Documents, pages, s.Query, s.Collection.IsSingleValuedPath));
 
-    public IEnumerable<BsonValue[]> ExecuteFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<FieldPath> fields)
+    public IEnumerable<BsonValue[]> ExecuteFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> fields)
     {
         if (_collection.Context.CurrentTransaction is { } transaction)
         {
@@ -76,7 +76,7 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProje
         return StreamFields(query, parameters, fields);
     }
 
-    public async IAsyncEnumerable<BsonValue[]> ExecuteFieldsAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<FieldPath> fields,
+    public async IAsyncEnumerable<BsonValue[]> ExecuteFieldsAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> fields,
         [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         if (_collection.Context.CurrentTransaction is { } transaction)
@@ -98,7 +98,7 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProje
         }
     }
 
-    private IEnumerable<BsonValue[]> StreamFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<FieldPath> fields)
+    private IEnumerable<BsonValue[]> StreamFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> fields)
     {
         using var read = _collection.Context.Database.BeginRead();
         foreach (var row in ReadFields(read, query, parameters, fields))
@@ -107,7 +107,7 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProje
         }
     }
 
-    private IEnumerable<BsonValue[]> ReadFields(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<FieldPath> fields)
+    private IEnumerable<BsonValue[]> ReadFields(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> fields)
     {
         var projection = new FieldProjection(fields, _collection.Documents.Database.Fields);
         foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _collection.IsSingleValuedPath))

@@ -36,7 +36,7 @@ internal sealed class InMemoryQuerySource : IDocumentQuerySource<Order>, IProjec
     public List<DocumentQuery> Executed { get; } = [];
 
     /// <summary>The field lists of pushed-down projections, in execution order.</summary>
-    public List<IReadOnlyList<FieldPath>> Projected { get; } = [];
+    public List<IReadOnlyList<ValueExpression>> Projected { get; } = [];
 
     /// <summary>How many documents were handed out as objects.</summary>
     public int Materialized => _materializedCount;
@@ -78,7 +78,7 @@ internal sealed class InMemoryQuerySource : IDocumentQuerySource<Order>, IProjec
     public ValueTask<long> CountAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, CancellationToken cancellationToken) =>
         ValueTask.FromResult(Count(query, parameters));
 
-    public IEnumerable<BsonValue[]> ExecuteFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<FieldPath> fields)
+    public IEnumerable<BsonValue[]> ExecuteFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> fields)
     {
         lock (Executed)
         {
@@ -95,7 +95,7 @@ internal sealed class InMemoryQuerySource : IDocumentQuerySource<Order>, IProjec
         });
     }
 
-    public async IAsyncEnumerable<BsonValue[]> ExecuteFieldsAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<FieldPath> fields,
+    public async IAsyncEnumerable<BsonValue[]> ExecuteFieldsAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> fields,
         [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         foreach (var row in ExecuteFields(query, parameters, fields))

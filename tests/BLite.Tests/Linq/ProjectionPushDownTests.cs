@@ -34,7 +34,7 @@ public class ProjectionPushDownTests
         run();
         Assert.Equal(before, _fixture.Source.Materialized);
         Assert.Equal(projections + 1, _fixture.Source.Projected.Count);
-        Assert.Equal(fields, _fixture.Source.Projected[^1].Select(f => f.Path));
+        Assert.Equal(fields, _fixture.Source.Projected[^1].Select(FieldProjection.Describe));
     }
 
     [Fact]
@@ -68,6 +68,9 @@ public class ProjectionPushDownTests
             "_id", "total", "discount", "quantity");
         AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Select(o => o.Customer.Name + "/" + o.Status)), "customer.name", "status");
         AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Select(o => o.Discount.HasValue ? o.Discount.Value : -1)), "discount");
+        AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Select(o => new { o.Id, Lines = o.Lines.Count, Tags = o.Tags.Count(), Name = o.Customer.Name.Length, o.PlacedAt.Month })),
+            "_id", "$count($lines)", "$count($tags)", "$length($customer.name)", "$month($placedAt)");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Sum(o => o.Lines.Count)), "$count($lines)");
     }
 
     [Fact]
@@ -102,7 +105,7 @@ public class ProjectionPushDownTests
     {
         var before = _fixture.Source.Materialized;
         var projections = _fixture.Source.Projected.Count;
-        _fixture.AssertSameSequence(q => q.Select(o => new { o.Id, Lines = o.Lines.Count }));
+        _fixture.AssertSameSequence(q => q.Select(o => new { o.Id, Quantity = o.Lines.Sum(l => l.Qty) }));
         _fixture.AssertSameSequence(q => q.Select(o => o.Customer.Name + o.Computed));
         _fixture.AssertSameResult(q => q.GroupBy(o => o.Status).Select(g => g.First().Id).ToList().Count);
         Assert.Equal(projections, _fixture.Source.Projected.Count);

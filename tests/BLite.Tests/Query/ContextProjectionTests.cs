@@ -65,7 +65,7 @@ public sealed class ContextProjectionTests : IDisposable
     public void A_prepared_projection_finds_by_id_reading_only_its_fields()
     {
         var card = _shop.Orders.Project(o => new { o.Status, o.Total, Mail = o.Customer.Email.ToUpperInvariant() });
-        Assert.Equal(["Status", "Total", "Customer.email"], card.Fields.Select(f => f.Path));
+        Assert.Equal(["Status", "Total", "Customer.email"], card.Fields.Select(Core.Query.FieldProjection.Describe));
         foreach (var order in _orders.Take(20))
         {
             Assert.Equal(new { order.Status, order.Total, Mail = order.Customer.Email.ToUpperInvariant() }, card.FindById(order.Id));

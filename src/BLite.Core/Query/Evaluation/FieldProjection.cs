@@ -3,51 +3,51 @@ using BLite.Bson;
 namespace BLite.Core.Query;
 
 /// <summary>
-/// Reads the values at a few field paths straight from a raw C-BSON document, for projections
-/// that need only those fields: nothing else is decoded (a string is decoded only when its path
-/// is projected), and the documents on the way are walked, not built. A path follows documents
-/// only; one that is absent, or meets an array or a scalar on the way, reads as null.
+/// Reads a few values straight from a raw C-BSON document, for projections that need only those:
+/// stored fields (<see cref="FieldValue"/>) and values computed from one (a string's length or an
+/// array's count, measured on the raw bytes; a date part). Nothing else is decoded (a string is
+/// decoded only when its field is projected), and the documents on the way are walked, not
+/// built. A path follows documents only; one that is absent, or meets an array or a scalar on
+/// the way, reads as null.
 /// </summary>
 public sealed class FieldProjection
 {
-    private readonly CompiledPath[] _paths;
-    private readonly BsonFieldDictionary _dictionary;
+    private readonly ValueNode[] _nodes;
 
-    public FieldProjection(IReadOnlyList<FieldPath> fields, BsonFieldDictionary dictionary)
+    public FieldProjection(IReadOnlyList<ValueExpression> values, BsonFieldDictionary dictionary)
     {
-        ArgumentNullException.ThrowIfNull(fields);
+        ArgumentNullException.ThrowIfNull(values);
         ArgumentNullException.ThrowIfNull(dictionary);
-        Fields = fields;
-        _dictionary = dictionary;
-        _paths = new CompiledPath[fields.Count];
-        for (var i = 0; i < _paths.Length; i++)
+        Values = values;
+        _nodes = new ValueNode[values.Count];
+        for (var i = 0; i < _nodes.Length; i++)
         {
-            _paths[i] = new CompiledPath(fields[i], dictionary);
+            _nodes[i] = ValueNode.Build(values[i], dictionary, null);
         }
     }
 
-    public IReadOnlyList<FieldPath> Fields { get; }
+    public IReadOnlyList<ValueExpression> Values { get; }
 
-    /// <summary>Fills <paramref name="values"/> (one slot per field) from <paramref name="document"/>.</summary>
+    /// <summary>Fills <paramref name="values"/> (one slot per projected value) from <paramref name="document"/>.</summary>
     public void Read(ReadOnlySpan<byte> document, Span<BsonValue> values)
     {
-        if (values.Length < _paths.Length)
+        if (values.Length < _nodes.Length)
         {
-            throw new ArgumentException($"{_paths.Length} values are read, the span holds {values.Length}.", nameof(values));
+            throw new ArgumentException($"{_nodes.Length} values are read, the span holds {values.Length}.", nameof(values));
         }
 
-        for (var i = 0; i < _paths.Length; i++)
+        for (var i = 0; i < _nodes.Length; i++)
         {
-            values[i] = ReadField(document, i);
+            values[i] = ReadValue(document, i);
         }
     }
 
-    /// <summary>The value at <see cref="Fields"/>[<paramref name="index"/>] in <paramref name="document"/>.</summary>
-    public BsonValue ReadField(ReadOnlySpan<byte> document, int index) =>
-        _paths[index].TryLocateSingle(_dictionary, BsonType.Document, document, out var type, out var raw)
-            ? RawValues.ToBsonValue(type, raw, _dictionary)
-            : BsonValue.Null;
+    /// <summary>The value of <see cref="Values"/>[<paramref name="index"/>] in <paramref name="document"/>.</summary>
+    public BsonValue ReadValue(ReadOnlySpan<byte> document, int index) => _nodes[index].Evaluate(BsonType.Document, document);
 
-    /// <summary>The fields as Explain prints them: <c>_id, status, customer.billingAddress.city</c>.</summary>
-    public static string Describe(IReadOnlyList<FieldPath> fields) => string.Join(", ", fields.Select(f => f.IsSelf ? "$" : f.Path));
+    /// <summary>One value as Explain prints it: a field as its path (<c>customer.city</c>), a computed one as <c>$count($lines)</c>.</summary>
+    public static string Describe(ValueExpression value) => value is FieldValue field ? (field.Path.IsSelf ? "$" : field.Path.Path) : value.ToString();
+
+    /// <summary>The values as Explain prints them: <c>_id, status, customer.billingAddress.city</c>.</summary>
+    public static string Describe(IReadOnlyList<ValueExpression> values) => string.Join(", ", values.Select(Describe));
 }

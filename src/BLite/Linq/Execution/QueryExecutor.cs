@@ -1,4 +1,5 @@
 using BLite.Bson;
+using BLite.Core.Query;
 using BLite.Linq.Translation;
 
 namespace BLite.Linq.Execution;
@@ -34,7 +35,7 @@ internal static class QueryExecutor
             var row = new object?[values.Length];
             for (var i = 0; i < row.Length; i++)
             {
-                row[i] = BsonClrConverter.ToClr(values[i], projection.Types[i], projection.Fields[i].Path);
+                row[i] = BsonClrConverter.ToClr(values[i], projection.Types[i], FieldProjection.Describe(projection.Values[i]));
             }
 
             yield return row;
@@ -120,7 +121,7 @@ internal static class QueryExecutor
         if (projected)
         {
             var projection = translated.Projection!;
-            rows = sourceRows ?? ProjectedRows(((IProjectingQuerySource)source).ExecuteFields(translated.Query, parameters, projection.Fields), projection);
+            rows = sourceRows ?? ProjectedRows(((IProjectingQuerySource)source).ExecuteFields(translated.Query, parameters, projection.Values), projection);
             operations = projection.PostOperations;
         }
         else

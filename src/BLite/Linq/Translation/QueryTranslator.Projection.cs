@@ -55,9 +55,9 @@ internal sealed partial class QueryTranslator
 
     private sealed class ProjectionRewriter(QueryTranslator translator, Type rootType) : ExpressionVisitor
     {
-        private readonly Dictionary<FieldPath, int> _slots = [];
+        private readonly Dictionary<string, int> _slots = new(StringComparer.Ordinal);
 
-        public List<FieldPath> Fields { get; } = [];
+        public List<ValueExpression> Fields { get; } = [];
 
         public List<Type> Types { get; } = [];
 
@@ -78,10 +78,17 @@ internal sealed partial class QueryTranslator
                 return node;
             }
 
-            if (BsonClrConverter.CanRead(node.Type) && !IsConvertedByResolver(node.Type) && Root(node) is { } root
-                && !HasComputedMember(node) && translator.TryPath(node, root, out var path, throwIfNotStored: false))
+            if (BsonClrConverter.CanRead(node.Type) && !IsConvertedByResolver(node.Type) && Root(node) is { } root)
             {
-                return new ProjectedFieldExpression(root, Slot(path, node.Type), node.Type);
+                if (!HasComputedMember(node) && translator.TryPath(node, root, out var path, throwIfNotStored: false))
+                {
+                    return new ProjectedFieldExpression(root, Slot(ValueExpression.Field(path), node.Type), node.Type);
+                }
+
+                if (IsComputedMember(node) && TryComputedOfField(node, root) is { } computed)
+                {
+                    return new ProjectedFieldExpression(root, Slot(computed, node.Type), node.Type);
+                }
             }
 
             return base.VisitMember(node);
@@ -102,6 +109,12 @@ internal sealed partial class QueryTranslator
                 return node.Update(null, arguments);
             }
 
+            if (node.Method.DeclaringType == typeof(Enumerable) && node.Method.Name == nameof(Enumerable.Count) && node.Arguments.Count == 1
+                && Root(node.Arguments[0]) is { } root && TryComputedOfField(node, root) is { } count)
+            {
+                return new ProjectedFieldExpression(root, Slot(count, node.Type), node.Type);
+            }
+
             return base.VisitMethodCall(node);
         }
 
@@ -117,6 +130,13 @@ internal sealed partial class QueryTranslator
         }
 
         protected override Expression VisitExtension(Expression node) => node;
+
+        /// <summary>A length, count or date part of one stored field: measured on the raw bytes, the field itself never decoded into an object.</summary>
+        private ValueExpression? TryComputedOfField(Expression node, ParameterExpression root) =>
+            translator.TryValue(node, root, out var value) && value is ComputedValue { Argument: FieldValue } computed
+            && computed.Function is not (ValueFunction.ToUpper or ValueFunction.ToLower)
+                ? computed
+                : null;
 
         private bool IsConvertedByResolver(Type type) =>
             translator._resolver is IQueryValueConverter converter && converter.Converts(Nullable.GetUnderlyingType(type) ?? type);
@@ -142,13 +162,14 @@ internal sealed partial class QueryTranslator
             }
         }
 
-        private int Slot(FieldPath path, Type type)
+        private int Slot(ValueExpression value, Type type)
         {
-            if (!_slots.TryGetValue(path, out var slot))
+            var key = value.ToString();
+            if (!_slots.TryGetValue(key, out var slot))
             {
                 slot = Fields.Count;
-                _slots.Add(path, slot);
-                Fields.Add(path);
+                _slots.Add(key, slot);
+                Fields.Add(value);
                 Types.Add(type);
             }
             else if (Types[slot] != type)

@@ -51,11 +51,11 @@ internal enum PostOperationKind
 internal sealed record PostOperation(PostOperationKind Kind, LambdaExpression? Lambda, LimitStep? Limit);
 
 /// <summary>
-/// The pushed-down form of a query's first in-memory step: the stored fields it reads (one slot
-/// each, converted to <see cref="Types"/>), and the operations and terminal selector rewritten
+/// The pushed-down form of a query's first in-memory step: the stored fields and computed values
+/// it reads (one slot each, converted to <see cref="Types"/>), and the operations and terminal selector rewritten
 /// to read those slots from a row instead of a document.
 /// </summary>
-internal sealed record ProjectionPlan(IReadOnlyList<FieldPath> Fields, IReadOnlyList<Type> Types, IReadOnlyList<PostOperation> PostOperations,
+internal sealed record ProjectionPlan(IReadOnlyList<ValueExpression> Values, IReadOnlyList<Type> Types, IReadOnlyList<PostOperation> PostOperations,
     LambdaExpression? TerminalSelector);
 
 /// <summary>A Skip or Take on the source, by parameter slot or by a constant the translator added (First → Take 1).</summary>
