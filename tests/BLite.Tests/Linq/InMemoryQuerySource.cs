@@ -78,27 +78,27 @@ internal sealed class InMemoryQuerySource : IDocumentQuerySource<Order>, IProjec
     public ValueTask<long> CountAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, CancellationToken cancellationToken) =>
         ValueTask.FromResult(Count(query, parameters));
 
-    public IEnumerable<BsonValue[]> ExecuteFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> fields)
+    public IEnumerable<BsonValue[]> ExecuteFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
     {
         lock (Executed)
         {
             Executed.Add(query);
-            Projected.Add(fields);
+            Projected.Add(values);
         }
 
-        var projection = new FieldProjection(fields, _dictionary);
+        var projection = new FieldProjection(values, _dictionary);
         return Run(query, parameters).Select(document =>
         {
-            var row = new BsonValue[fields.Count];
+            var row = new BsonValue[values.Count];
             projection.Read(document.Span, row);
             return row;
         });
     }
 
-    public async IAsyncEnumerable<BsonValue[]> ExecuteFieldsAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> fields,
+    public async IAsyncEnumerable<BsonValue[]> ExecuteFieldsAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values,
         [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        foreach (var row in ExecuteFields(query, parameters, fields))
+        foreach (var row in ExecuteFields(query, parameters, values))
         {
             cancellationToken.ThrowIfCancellationRequested();
             await Task.Yield();
