@@ -84,6 +84,7 @@ public class ProjectionPushDownTests
         AssertPushedDown(() => _fixture.AssertSameSequence(q => q.GroupBy(o => o.Status)
             .Select(g => new { g.Key, Count = g.Count(), Total = g.Sum(o => o.Total), Paid = g.Count(o => o.Paid), Max = g.Max(o => o.Quantity) })), "status", "total", "paid", "quantity");
         AssertPushedDown(() => _fixture.AssertSameSequence(q => q.GroupBy(o => o.Customer.Name).Select(g => g.Key)), "customer.name");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.GroupBy(o => o.Status).Select(g => g.Sum(o => o.Quantity)).Max()), "status", "quantity");
     }
 
     [Fact]

@@ -13,7 +13,7 @@ internal static class QueryExecutor
 
     /// <summary>Grouping and Distinct see every row before yielding one; the engine cannot count for them.</summary>
     public static bool NeedsAllRows(TranslatedQuery translated) =>
-        translated.PostOperations.Any(p => p.Kind is PostOperationKind.GroupBy or PostOperationKind.Distinct);
+        translated.PostOperations.Any(p => p.Kind is PostOperationKind.GroupBy or PostOperationKind.Distinct or PostOperationKind.SelectMany);
 
     public static object FromCount(TranslatedQuery translated, long count) => translated.Terminal switch
     {
@@ -138,12 +138,26 @@ internal static class QueryExecutor
                 PostOperationKind.GroupBy when projected => Group<object?[]>(rows, operation.Lambda!, values),
                 PostOperationKind.GroupBy => Group<TRoot>(rows, operation.Lambda!, values),
                 PostOperationKind.Distinct => rows.Distinct(),
+                PostOperationKind.SelectMany => Flatten(rows, operation.Lambda!, values),
                 PostOperationKind.Skip => rows.Skip(checked((int)operation.Limit!.Resolve(values))),
                 _ => rows.Take(checked((int)operation.Limit!.Resolve(values))),
             };
         }
 
         return rows;
+    }
+
+    private static IEnumerable<object?> Flatten(IEnumerable<object?> rows, System.Linq.Expressions.LambdaExpression lambda, object?[] values)
+    {
+        foreach (var row in rows)
+        {
+            var items = ExpressionInterpreter.Invoke(lambda, row, values) as System.Collections.IEnumerable
+                ?? throw new InvalidOperationException($"SelectMany's selector '{lambda}' returned null.");
+            foreach (var item in items)
+            {
+                yield return item;
+            }
+        }
     }
 
     private static IEnumerable<object?> Project(IEnumerable<object?> rows, System.Linq.Expressions.LambdaExpression lambda, object?[] values)

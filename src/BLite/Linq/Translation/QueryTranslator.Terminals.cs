@@ -41,7 +41,11 @@ internal sealed partial class QueryTranslator
         switch (terminal)
         {
             case QueryTerminal.Min or QueryTerminal.Max or QueryTerminal.Sum or QueryTerminal.Average:
-                RequireStage(call, call.Method.Name, Stage.Source, Stage.Limited, Stage.Projected);
+                if (!(_stage == Stage.Grouped && _groupsProjected))
+                {
+                    RequireStage(call, call.Method.Name, Stage.Source, Stage.Limited, Stage.Projected);
+                }
+
                 return (terminal, lambda);
             case QueryTerminal.All:
                 RequireStage(call, "All", Stage.Source);

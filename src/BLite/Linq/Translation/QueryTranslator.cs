@@ -144,6 +144,14 @@ internal sealed partial class QueryTranslator
                 _post.Add(new PostOperation(PostOperationKind.Select, Lambda(call, 1), null));
                 _elementType = Lambda(call, 1).ReturnType;
                 break;
+            case nameof(Queryable.SelectMany) when call.Arguments.Count == 2 && Lambda(call, 1).Parameters.Count == 1:
+                RequireStage(call, "SelectMany", Stage.Source, Stage.Limited, Stage.Projected);
+                // Flattening changes what Count, Take and First see, so everything after it runs in memory.
+                _groupsProjected = true;
+                _stage = Stage.Grouped;
+                _post.Add(new PostOperation(PostOperationKind.SelectMany, Lambda(call, 1), null));
+                _elementType = call.Method.ReturnType.GetGenericArguments()[0];
+                break;
             case nameof(Queryable.Distinct) when call.Arguments.Count == 1:
                 if (_stage is Stage.Source or Stage.Limited)
                 {
@@ -202,7 +210,7 @@ internal sealed partial class QueryTranslator
         {
             Stage.Limited => $"{what} after Skip/Take cannot be run by the engine; apply {what} before Skip/Take",
             Stage.Projected => $"{what} after Select cannot be run by the engine; apply {what} before Select",
-            _ => $"{what} after GroupBy or Distinct is not supported",
+            _ => $"{what} after GroupBy, Distinct or SelectMany is not supported",
         };
         throw Unsupported(call, reason);
     }

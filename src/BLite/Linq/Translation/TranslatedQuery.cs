@@ -43,6 +43,7 @@ internal enum PostOperationKind
     Select,
     GroupBy,
     Distinct,
+    SelectMany,
     Skip,
     Take,
 }
