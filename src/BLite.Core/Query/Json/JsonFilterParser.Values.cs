@@ -23,7 +23,18 @@ public static partial class JsonFilterParser
                     return int32;
                 }
 
-                return reader.TryGetInt64(out var int64) ? int64 : reader.GetDouble();
+                if (reader.TryGetInt64(out var int64))
+                {
+                    return int64;
+                }
+
+                // An overflowing literal would otherwise become an infinity that silently matches nothing.
+                if (!reader.TryGetDouble(out var number) || !double.IsFinite(number))
+                {
+                    throw Error(ref reader, $"The number {System.Text.Encoding.UTF8.GetString(reader.ValueSpan)} is out of the range of a double");
+                }
+
+                return number;
             case JsonTokenType.True:
                 return true;
             case JsonTokenType.False:
