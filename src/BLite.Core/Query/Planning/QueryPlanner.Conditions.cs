@@ -89,7 +89,7 @@ internal static partial class QueryPlanner
             case InFilter { Negated: false } inFilter when IsIndexableListOperand(inFilter.Values):
                 conditions.Add(new Condition(source, prefix.Append(inFilter.Path), ConditionKind.In, inFilter.Values, true, removable));
                 break;
-            case StringMatchFilter { Kind: StringMatchKind.StartsWith } startsWith
+            case StringMatchFilter { Kind: StringMatchKind.StartsWith, IgnoreCase: false } startsWith
                 when startsWith.Value.IsParameter || startsWith.Value.Constant.Type == BsonType.String:
                 conditions.Add(new Condition(source, prefix.Append(startsWith.Path), ConditionKind.Prefix, startsWith.Value, true, false));
                 break;
