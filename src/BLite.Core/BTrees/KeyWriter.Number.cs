@@ -137,6 +137,11 @@ internal ref partial struct KeyWriter
     /// <summary>The binary exponent and first 63 fraction bits of c × 10^e, and whether they are the whole value.</summary>
     private static (int Exponent, ulong Fraction, bool Exact) ToBinary(UInt128 coefficient, int exponent)
     {
+        if (exponent is >= -MaxFastScale and <= 0)
+        {
+            return ToBinaryFast(coefficient, -exponent);
+        }
+
         BigInteger scaled;
         BigInteger remainder;
         int shift;
@@ -165,6 +170,35 @@ internal ref partial struct KeyWriter
         var top = (ulong)(scaled >> dropped);
         var exact = remainder.IsZero && (scaled & ((BigInteger.One << dropped) - 1)).IsZero;
         return (binaryExponent, top & FractionMask, exact);
+    }
+
+    // 10^18 has 60 bits, so c shifted up to bit 126 and divided by it keeps at least 67 bits.
+    private const int MaxFastScale = 18;
+
+    /// <summary>
+    /// <see cref="ToBinary"/> for c / 10^scale with scale at most 18 (every typical money amount)
+    /// without big-integer allocations: c is shifted so its top bit is bit 126 and divided.
+    /// </summary>
+    private static (int Exponent, ulong Fraction, bool Exact) ToBinaryFast(UInt128 coefficient, int scale)
+    {
+        var shift = 127 - (128 - (int)UInt128.LeadingZeroCount(coefficient));
+        var (quotient, remainder) = UInt128.DivRem(coefficient << shift, Pow10(scale));
+        var length = 128 - (int)UInt128.LeadingZeroCount(quotient);
+        var dropped = length - 64;
+        var top = (ulong)(quotient >> dropped);
+        var exact = remainder == UInt128.Zero && (quotient & ((UInt128.One << dropped) - 1)) == UInt128.Zero;
+        return (length - 1 - shift, top & FractionMask, exact);
+    }
+
+    private static UInt128 Pow10(int exponent)
+    {
+        UInt128 result = 1;
+        for (var i = 0; i < exponent; i++)
+        {
+            result *= 10;
+        }
+
+        return result;
     }
 
     private void WriteBinary(bool negative, int binaryExponent, ulong fraction, (UInt128 Coefficient, int Exponent)? decimalTail)

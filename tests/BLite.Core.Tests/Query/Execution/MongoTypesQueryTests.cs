@@ -113,4 +113,20 @@ public class MongoTypesQueryTests
         Assert.Contains("IXSCAN by_n", items.Explain(null, [new SortKey("n")], take: 3));
         Assert.Equal(items.FindAll().Select(d => d["n"]).Order().ToList(), sorted);
     }
+
+    [Fact]
+    public void Equal_numbers_of_different_types_are_one_id_and_one_unique_value_as_in_MongoDB()
+    {
+        using var database = DocumentDatabase.OpenInMemory();
+        var items = database.GetCollection("items");
+        items.EnsureIndex("by_code", "code", unique: true);
+        items.Insert(new BsonDocument { { "_id", 1 }, { "code", 2.5 } });
+
+        Assert.ThrowsAny<BLiteException>(() => items.Insert(new BsonDocument { { "_id", 1.0 }, { "code", 7 } }));
+        Assert.Throws<BLiteUniqueConstraintException>(() => items.Insert(new BsonDocument { { "_id", 2 }, { "code", BsonDecimal128.Parse("2.50") } }));
+        items.Insert(new BsonDocument { { "_id", 2 }, { "code", BsonDecimal128.Parse("2.6") } });
+
+        Assert.Equal(1, items.FindById(BsonDecimal128.Parse("1E+0"))!["_id"].AsInt32);
+        Assert.Equal(2, items.Find("""{ "code": { "$gt": 2.5 } }""").Single()["_id"].AsInt32);
+    }
 }
