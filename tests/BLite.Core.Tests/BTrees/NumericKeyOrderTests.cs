@@ -83,7 +83,7 @@ public sealed class NumericKeyOrderTests
 
     private static string Describe(BsonValue value) => $"{value.Type} {value}";
 
-    private static List<BsonValue> MixedNumbers(Random random, int perKind)
+    internal static List<BsonValue> MixedNumbers(Random random, int perKind)
     {
         var values = new List<BsonValue>
         {
@@ -125,7 +125,7 @@ public sealed class NumericKeyOrderTests
     }
 
     /// <summary>Exact: NaN first, then -Infinity, the finite values as rationals, +Infinity.</summary>
-    private static int CompareExactly(BsonValue left, BsonValue right)
+    internal static int CompareExactly(BsonValue left, BsonValue right)
     {
         var (leftRank, leftNumerator, leftDenominator) = Rational(left);
         var (rightRank, rightNumerator, rightDenominator) = Rational(right);
