@@ -64,7 +64,25 @@ internal static class KeyNumberDecoder
         return ToDecimal128(negative, significand, exponent - 63);
     }
 
-    /// <summary>An exactly binary value m × 2^p as a Decimal128 (it came from one, so it fits).</summary>
+    /// <summary>The value as an exact Decimal128 (trailing zeros dropped); a double with more than 34 significant digits (0.1) has none.</summary>
+    public static BsonDecimal128 DecodeDecimal128(ReadOnlySpan<byte> body)
+    {
+        var numberClass = body.IsEmpty ? throw Malformed("empty number") : body[0];
+        switch (numberClass)
+        {
+            case KeyWriter.NumberNaN: return BsonDecimal128.NaN;
+            case KeyWriter.NumberNegativeInfinity: return BsonDecimal128.NegativeInfinity;
+            case KeyWriter.NumberZero: return BsonDecimal128.Zero;
+            case KeyWriter.NumberPositiveInfinity: return BsonDecimal128.PositiveInfinity;
+        }
+
+        Parse(body, out var exponent, out var fraction, out var tail, out var negative);
+        return tail is { } digits
+            ? BsonDecimal128.FromParts(negative, digits.Coefficient, digits.Exponent)
+            : ToDecimal128(negative, (1UL << 63) | fraction, exponent - 63);
+    }
+
+    /// <summary>An exactly binary value m × 2^p as a Decimal128, when one holds it exactly.</summary>
     private static BsonDecimal128 ToDecimal128(bool negative, ulong significand, int power)
     {
         BigInteger coefficient = significand;
@@ -79,12 +97,13 @@ internal static class KeyNumberDecoder
             exponent = power;
         }
 
-        while (coefficient >= MaxCoefficient || (exponent < MinExponent && coefficient % 10 == 0))
+        // Trailing zeros dropped (they must go when the coefficient has more than 34 digits).
+        while (coefficient >= MaxCoefficient || (exponent < MaxExponent && coefficient % 10 == 0))
         {
             var quotient = BigInteger.DivRem(coefficient, 10, out var remainder);
             if (!remainder.IsZero)
             {
-                throw Malformed("number out of Decimal128 range");
+                throw Malformed("the number has no exact Decimal128");
             }
 
             coefficient = quotient;

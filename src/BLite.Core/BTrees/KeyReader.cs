@@ -115,19 +115,16 @@ internal ref struct KeyReader
         ? exact
         : throw new FormatException("Malformed index key: the number is beyond System.Decimal.");
 
-    /// <summary>A Number component as a Decimal128 (NaN and ±Infinity included; trailing zeros are not kept).</summary>
+    /// <summary>
+    /// A Number component as an exact Decimal128 (NaN and ±Infinity included; trailing zeros are
+    /// not kept). A key written from a double that no Decimal128 holds exactly (0.1) throws.
+    /// </summary>
     public BsonDecimal128 ReadDecimal128()
     {
-        var value = ReadNumber();
-        return value.Type switch
-        {
-            BsonType.Decimal128 => value.AsDecimal128,
-            BsonType.Int64 => value.AsInt64,
-            BsonType.UInt64 => value.AsUInt64,
-            _ when double.IsNaN(value.AsDouble) => BsonDecimal128.NaN,
-            _ when double.IsInfinity(value.AsDouble) => value.AsDouble > 0 ? BsonDecimal128.PositiveInfinity : BsonDecimal128.NegativeInfinity,
-            _ => BsonDecimal128.Parse(value.AsDouble.ToString("R", System.Globalization.CultureInfo.InvariantCulture)),
-        };
+        Expect(KeyType.Number);
+        var start = _position;
+        _position += KeyNumberDecoder.Measure(_key[start..]);
+        return KeyNumberDecoder.DecodeDecimal128(_key[start.._position]);
     }
 
     public string ReadString()

@@ -65,6 +65,10 @@ public sealed class NumericKeyOrderTests
         Assert.True(TestKeys.Compare(Key(below), Key(tenth)) < 0);
         Assert.True(TestKeys.Compare(Key(tenth), Key(above)) < 0);
         Assert.Equal(Key(10), Key(BsonDecimal128.Parse("1E+1")));
+        var twoToMinus30 = BsonDecimal128.Parse("9.31322574615478515625E-10");
+        Assert.Equal(Key(Math.ScaleB(1.0, -30)), Key(twoToMinus30));
+        Assert.True(new KeyReader(Key(twoToMinus30)).ReadDecimal128().BitsEqual(twoToMinus30));
+        Assert.Throws<FormatException>(() => new KeyReader(Key(tenth)).ReadDecimal128());
         Assert.Equal(Key(2.5), Key(BsonDecimal128.Parse("2.50")));
         Assert.Equal(Key(ulong.MaxValue), Key(BsonDecimal128.Parse("18446744073709551615")));
     }
