@@ -39,6 +39,7 @@ internal sealed partial class HnswGraph
                 SearchLayer(pages, vector, Definition.EfConstruction, current, null, scratch);
                 var selected = SelectNeighbours(session, scratch.Found, Definition.M);
                 node.Links[current].AddRange(selected);
+                node.IsDirty = true;
                 foreach (var neighbour in selected)
                 {
                     Link(session, neighbour, id, current);
@@ -207,8 +208,52 @@ internal sealed partial class HnswGraph
 
         pool.Sort(static (a, b) => a.Distance.CompareTo(b.Distance));
         var chosen = SelectNeighbours(session, pool, MaxLinks(layer));
+
+        // A node whose only incoming link this is would become unreachable: keep that link in
+        // place of the farthest chosen one that other nodes also reach.
+        foreach (var candidate in pool)
+        {
+            if (chosen.Contains(candidate.Node) || InDegree(session, candidate.Node, layer, excluding: nodeId) > 0)
+            {
+                continue;
+            }
+
+            for (var i = chosen.Count - 1; i >= 0; i--)
+            {
+                if (InDegree(session, chosen[i], layer, excluding: nodeId) > 0)
+                {
+                    chosen[i] = candidate.Node;
+                    break;
+                }
+            }
+        }
+
         links.Clear();
         links.AddRange(chosen);
+    }
+
+    /// <summary>Links into <paramref name="target"/> on a layer from nodes other than <paramref name="excluding"/>, counting this write's unflushed changes.</summary>
+    private int InDegree(WriteSession session, uint target, int layer, uint excluding)
+    {
+        var count = 0;
+        foreach (var source in ReverseSources(session.Pages, target, layer))
+        {
+            if (source != excluding && (!session.TryGetLoaded(source, out var loaded) || (!loaded.IsDeleted && loaded.Links[layer].Contains(target))))
+            {
+                count++;
+            }
+        }
+
+        foreach (var loaded in session.Loaded)
+        {
+            if (loaded.Id != excluding && !loaded.IsDeleted && loaded.TopLayer >= layer && loaded.Links[layer].Contains(target)
+                && Array.IndexOf(loaded.StoredLinks[layer], target) < 0)
+            {
+                count++;
+            }
+        }
+
+        return count;
     }
 
     /// <summary>
@@ -266,6 +311,12 @@ internal sealed partial class HnswGraph
     private sealed class WriteSession(HnswGraph graph, IPageWriter pages)
     {
         private readonly Dictionary<uint, HnswNode> _nodes = [];
+
+        public IPageWriter Pages => pages;
+
+        public IEnumerable<HnswNode> Loaded => _nodes.Values;
+
+        public bool TryGetLoaded(uint id, out HnswNode node) => _nodes.TryGetValue(id, out node!);
 
         public void Add(HnswNode node) => _nodes.Add(node.Id, node);
 

@@ -93,7 +93,7 @@ internal static class VectorSearch
         if (plan.Strategy == VectorStrategy.ExactOverIndexCandidates)
         {
             var keys = new List<byte[]>();
-            foreach (var document in PlanExecutor.Execute(collection, pages, new DocumentQuery(query.Filter), parameters, plan.CandidatePlan))
+            foreach (var document in PlanExecutor.Execute(collection, pages, plan.CandidatePlan!.Query, parameters, plan.CandidatePlan))
             {
                 keys.Add(collection.GetPrimaryKey(document.Span));
             }
