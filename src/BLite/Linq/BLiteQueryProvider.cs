@@ -62,9 +62,9 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     {
         var (translated, values) = Prepare(expression);
         var parameters = translated.Bind(values, _source.FieldPaths as IQueryValueConverter);
-        if (translated.PostOperations.Any(p => p.Kind == PostOperationKind.GroupBy))
+        if (translated.Vector is not null || translated.PostOperations.Any(p => p.Kind == PostOperationKind.GroupBy))
         {
-            var all = await Materialize(translated, parameters, cancellationToken).ConfigureAwait(false);
+            var all = translated.Vector is null ? await Materialize(translated, parameters, cancellationToken).ConfigureAwait(false) : null;
             foreach (var row in QueryExecutor.Rows(_source, translated, values, parameters, all))
             {
                 yield return (TElement)row!;
@@ -92,13 +92,18 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
             return Cast<TResult>(QueryExecutor.FromCount(translated, count));
         }
 
-        var rows = await Materialize(translated, parameters, cancellationToken).ConfigureAwait(false);
+        var rows = translated.Vector is null ? await Materialize(translated, parameters, cancellationToken).ConfigureAwait(false) : null;
         return Cast<TResult>(QueryExecutor.Run(_source, translated, values, parameters, rows));
     }
 
     public string Explain(Expression expression)
     {
-        var (translated, _) = Prepare(expression);
+        var (translated, values) = Prepare(expression);
+        if (translated.Vector is { } vector && _source is IVectorQuerySource<TRoot> vectors)
+        {
+            return vectors.ExplainNearest(vector.Resolve(values), translated.Query.Filter);
+        }
+
         return _source.Explain(translated.Query);
     }
 

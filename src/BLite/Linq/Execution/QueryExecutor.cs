@@ -7,7 +7,7 @@ namespace BLite.Linq.Execution;
 internal static class QueryExecutor
 {
     public static bool IsCountOnly(TranslatedQuery translated) =>
-        translated.Terminal is QueryTerminal.Count or QueryTerminal.LongCount or QueryTerminal.Any or QueryTerminal.All
+        translated.Vector is null && translated.Terminal is QueryTerminal.Count or QueryTerminal.LongCount or QueryTerminal.Any or QueryTerminal.All
         && !translated.PostOperations.Any(p => p.Kind == PostOperationKind.GroupBy);
 
     public static object FromCount(TranslatedQuery translated, long count) => translated.Terminal switch
@@ -64,8 +64,17 @@ internal static class QueryExecutor
 
     public static IEnumerable<object?> Rows<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, object?[] values, BsonValue[] parameters, IEnumerable<TRoot>? sourceRows)
     {
-        var documents = sourceRows ?? source.Execute(translated.Query, parameters);
-        IEnumerable<object?> rows = documents.Select(d => (object?)d);
+        IEnumerable<object?> rows;
+        if (translated.Vector is { } vector)
+        {
+            rows = Nearest(source, translated, vector, values, parameters);
+        }
+        else
+        {
+            var documents = sourceRows ?? source.Execute(translated.Query, parameters);
+            rows = documents.Select(d => (object?)d);
+        }
+
         foreach (var operation in translated.PostOperations)
         {
             rows = operation.Kind switch
@@ -78,6 +87,20 @@ internal static class QueryExecutor
         }
 
         return rows;
+    }
+
+    /// <summary>The k nearest (Skip and Take applied to them, in distance order), as documents or as matches.</summary>
+    private static IEnumerable<object?> Nearest<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, VectorStage vector, object?[] values, BsonValue[] parameters)
+    {
+        if (source is not IVectorQuerySource<TRoot> vectors)
+        {
+            throw new NotSupportedException("This query source does not support NearestTo.");
+        }
+
+        var matches = vectors.Nearest(vector.Resolve(values), translated.Query.Filter, parameters);
+        var (skip, take) = translated.ResolveLimits(values);
+        var page = matches.Skip((int)Math.Min(skip, int.MaxValue)).Take((int)Math.Min(take, int.MaxValue));
+        return translated.WithDistance ? page.Select(m => (object?)m) : page.Select(m => (object?)m.Document);
     }
 
     private static IEnumerable<object?> Project(IEnumerable<object?> rows, System.Linq.Expressions.LambdaExpression lambda, object?[] values)
