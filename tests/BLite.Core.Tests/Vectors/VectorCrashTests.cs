@@ -29,47 +29,14 @@ public sealed class VectorCrashTests
         using var directory = new TempDirectory();
         var path = Path.Combine(directory.Path, "vector-crash.blite");
         long highestAcknowledged = 0;
-        var kills = 0;
         for (var cycle = 0; cycle < cycles; cycle++)
         {
             var durability = cycle % 2 == 0 ? Durability.Full : Durability.Normal;
             var killAfter = random.Next(1, 30);
-            using (var child = CrashWorkerProcess.Start("vectors", path, durability.ToString()))
-            {
-                var acknowledged = 0;
-                string? line;
-                while ((line = child.StandardOutput.ReadLine()) is not null)
-                {
-                    if (line.StartsWith("ack ", StringComparison.Ordinal))
-                    {
-                        highestAcknowledged = Math.Max(highestAcknowledged, long.Parse(line.AsSpan(4), CultureInfo.InvariantCulture));
-                        acknowledged++;
-                    }
-
-                    if (acknowledged >= killAfter)
-                    {
-                        child.Kill(entireProcessTree: true);
-                        break;
-                    }
-                }
-
-                while ((line = child.StandardOutput.ReadLine()) is not null)
-                {
-                    if (line.StartsWith("ack ", StringComparison.Ordinal) && long.TryParse(line.AsSpan(4), CultureInfo.InvariantCulture, out var n))
-                    {
-                        highestAcknowledged = Math.Max(highestAcknowledged, n);
-                    }
-                }
-
-                child.WaitForExit();
-                Assert.True(child.ExitCode != 0, $"cycle {cycle}: the worker exited on its own: {child.StandardError.ReadToEnd()}");
-                kills++;
-            }
-
+            highestAcknowledged = CrashWorkerProcess.RunUntilKilled(killAfter, highestAcknowledged, "vectors", path, durability.ToString());
             highestAcknowledged = CheckRecovered(path, cycle, highestAcknowledged);
         }
 
-        Assert.Equal(cycles, kills);
         Assert.True(highestAcknowledged >= cycles, "the workload committed transactions before being killed");
         _output.WriteLine($"{cycles} kill cycles, {highestAcknowledged} transactions recovered in the end.");
     }

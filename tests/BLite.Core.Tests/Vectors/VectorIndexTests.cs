@@ -123,13 +123,18 @@ public sealed class VectorIndexTests
         var notes = test.Collection("notes");
         var random = new Random(11);
         var nextId = 800;
-        for (var round = 0; round < 6; round++)
+
+        // BLITE_VECTOR_CHURN_ROUNDS runs longer (each round is 200 operations in one transaction).
+        var rounds = int.TryParse(Environment.GetEnvironmentVariable("BLITE_VECTOR_CHURN_ROUNDS"), System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var configured) ? configured : 6;
+        var operations = 0;
+        for (var round = 0; round < rounds; round++)
         {
             using var write = test.Database.BeginWrite();
             for (var op = 0; op < 200; op++)
             {
                 var ids = vectors.Keys.ToList();
                 var id = ids[random.Next(ids.Count)];
+                operations++;
                 switch (random.Next(3))
                 {
                     case 0:
@@ -154,6 +159,8 @@ public sealed class VectorIndexTests
         // Verify (run when the database is disposed) checks no edge points at a removed node,
         // degrees, reachability and that the graph holds exactly the documents' vectors.
         CollectionsTestDatabase.AssertValid(test.Database);
+        Assert.Equal(rounds * 200, operations);
+        Assert.Equal(vectors.Count, test.Collection("notes").Count());
         double recall = 0;
         const int queries = 30;
         for (var q = 0; q < queries; q++)
