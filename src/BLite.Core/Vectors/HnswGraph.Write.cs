@@ -160,7 +160,7 @@ internal sealed partial class HnswGraph
         while (cursor.MoveNext())
         {
             var layer = new HnswNodeView(cursor.ValueSpan, Definition.Dimensions).TopLayer;
-            if (layer > top.Layer)
+            if (layer > top.Layer && HnswKeys.ReadNodeKey(cursor.Key) != removed.Id)
             {
                 top = (HnswKeys.ReadNodeKey(cursor.Key), layer);
             }

@@ -259,6 +259,38 @@ public sealed class VectorIndexTests
         Assert.Equal(199, test.Database.GetRawCollection("notes").FindVectorIndex(reopened, "byEmbedding")!.Open().Count(reopened));
     }
 
+    [Fact]
+    public void Deleting_every_node_including_each_entry_point_leaves_an_empty_graph_that_grows_again()
+    {
+        using var test = new CollectionsTestDatabase();
+        var data = new GaussianClusters(seed: 17, Dimensions);
+        var vectors = Fill(test, data, 60);
+        var notes = test.Collection("notes");
+        var raw = test.Database.GetRawCollection("notes");
+        var graph = FindGraph(test);
+        foreach (var id in vectors.Keys.OrderByDescending(id => id))
+        {
+            Assert.True(notes.Delete(id));
+            CollectionsTestDatabase.AssertValid(test.Database);
+        }
+
+        using (var read = test.Database.BeginRead())
+        {
+            Assert.Equal(0, graph.Count(read));
+            Assert.Empty(VectorSearch.Execute(raw, read, new VectorQuery("embedding", data.Next(), 5)));
+        }
+
+        var again = data.Next();
+        notes.Insert(Note(500, again));
+        Assert.Equal([500], Search(test, "notes", again, 5));
+    }
+
+    private static HnswGraph FindGraph(CollectionsTestDatabase test)
+    {
+        using var read = test.Database.BeginRead();
+        return test.Database.GetRawCollection("notes").FindVectorIndex(read, "byEmbedding")!.Open();
+    }
+
     private sealed class SynchronousProgress(List<long> reports) : IProgress<long>
     {
         public void Report(long value) => reports.Add(value);
