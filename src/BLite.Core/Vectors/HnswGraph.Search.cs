@@ -28,6 +28,7 @@ internal sealed partial class HnswGraph
         }
 
         var scratch = new SearchScratch();
+        pages = scratch.Memo.Begin(pages);
         var entry = meta.EntryNode;
         var entryDistance = Distance(query, ReadNode(pages, entry).Span);
         for (var layer = meta.TopLayer; layer > 0; layer--)
@@ -118,6 +119,11 @@ internal sealed partial class HnswGraph
     /// </summary>
     private void SearchLayer(IPageReader pages, ReadOnlySpan<float> query, int ef, int layer, VectorCandidateFilter? filter, SearchScratch scratch)
     {
+        if (pages is not PageMemo)
+        {
+            pages = scratch.Memo.Begin(pages);
+        }
+
         var visited = scratch.Visited;
         var candidates = scratch.Candidates;
         var results = scratch.Results;
@@ -204,6 +210,9 @@ internal sealed partial class HnswGraph
         public List<LayerHit> Entries { get; } = [];
 
         public List<LayerHit> Found { get; } = [];
+
+        /// <summary>The pages read during the current step (see <see cref="PageMemo"/>).</summary>
+        public PageMemo Memo { get; } = new();
     }
 
     /// <summary>Keeps the k nearest offered, copying only the keys that enter.</summary>

@@ -25,14 +25,15 @@ internal sealed partial class HnswGraph
         }
         else
         {
+            var scratch = new SearchScratch();
+            var reader = scratch.Memo.Begin(pages);
             var entry = meta.EntryNode;
-            var entryDistance = Distance(vector, ReadNode(pages, entry).Span);
+            var entryDistance = Distance(vector, ReadNode(reader, entry).Span);
             for (var upper = meta.TopLayer; upper > layer; upper--)
             {
-                (entry, entryDistance) = Greedy(pages, vector, entry, entryDistance, upper);
+                (entry, entryDistance) = Greedy(reader, vector, entry, entryDistance, upper);
             }
 
-            var scratch = new SearchScratch();
             scratch.Entries.Add(new LayerHit(entry, entryDistance));
             for (var current = Math.Min(layer, meta.TopLayer); current >= 0; current--)
             {
