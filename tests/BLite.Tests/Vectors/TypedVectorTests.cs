@@ -52,6 +52,23 @@ public sealed class TypedVectorTests
     }
 
     [Fact]
+    public void A_null_vector_is_stored_as_null_and_left_out_of_the_index()
+    {
+        var (db, _) = Seed(5);
+        using (db)
+        {
+            db.Notes.Insert(new Note { Id = 50, Title = "no embedding" });
+
+            Assert.Null(db.Notes.FindById(50)!.Embedding);
+            Assert.True(db.Notes.FindById(50)!.Thumbnail.IsEmpty);
+            var all = db.Notes.Query().NearestTo(n => n.Embedding, new float[NotesContext.Dimensions], k: 10).Select(n => n.Id).ToList();
+            Assert.Equal(5, all.Count);
+            Assert.DoesNotContain(50, all);
+            Assert.True(db.Database.Verify().IsValid);
+        }
+    }
+
+    [Fact]
     public void NearestTo_with_a_filter_matches_linq_to_objects_and_carries_distances()
     {
         var (db, notes) = Seed();
