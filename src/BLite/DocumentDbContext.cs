@@ -53,7 +53,11 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
     protected DocumentDbContext(DocumentDbContextOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        if (!options.InMemory)
+        if (options.OpenStorage is not null)
+        {
+            // The engine comes from the caller (tests); there is no path to check.
+        }
+        else if (!options.InMemory)
         {
             ArgumentException.ThrowIfNullOrEmpty(options.Path, "options.Path");
         }
@@ -64,7 +68,9 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
 
         OnModelCreating(_model);
         var storage = options.ToStorageOptions();
-        _database = options.InMemory ? DocumentDatabase.OpenInMemory(storage) : DocumentDatabase.Open(options.Path!, storage);
+        _database = options.OpenStorage is { } open ? DocumentDatabase.Open(open(storage))
+            : options.InMemory ? DocumentDatabase.OpenInMemory(storage)
+            : DocumentDatabase.Open(options.Path!, storage);
         try
         {
             FieldDictionary = _database.Fields;
@@ -172,7 +178,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
 
     private void EnsureSchema(DocumentDatabase database)
     {
-        if (_collections.Count == 0)
+        if (_collections.Count == 0 || database.Storage.Options.ReadOnly)
         {
             return;
         }

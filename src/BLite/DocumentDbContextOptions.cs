@@ -24,15 +24,28 @@ public sealed class DocumentDbContextOptions
     /// <summary>The page cache's memory budget.</summary>
     public long CacheBudgetBytes { get; set; } = 64L * 1024 * 1024;
 
+    /// <summary>
+    /// Open an existing database for reading only: no lock is taken and nothing is written, so it
+    /// works on read-only files and on a database another process holds open. Declared
+    /// collections and indexes that are missing are not created (they read as empty); every
+    /// write, transaction or checkpoint throws <see cref="BLiteException"/>. Not valid with
+    /// <see cref="Durability.InMemory"/>.
+    /// </summary>
+    public bool ReadOnly { get; set; }
+
     /// <summary>A context over a database that lives in memory only.</summary>
     public static DocumentDbContextOptions ForMemory() => new() { Durability = Durability.InMemory };
 
     internal bool InMemory => Durability == Durability.InMemory;
+
+    /// <summary>Opens the engine instead of the path (tests put the context on fault-injecting devices with it).</summary>
+    internal Func<StorageOptions, StorageEngine>? OpenStorage { get; set; }
 
     internal StorageOptions ToStorageOptions() => new()
     {
         Durability = Durability,
         PageSize = PageSize,
         CacheBudgetBytes = CacheBudgetBytes,
+        ReadOnly = ReadOnly,
     };
 }

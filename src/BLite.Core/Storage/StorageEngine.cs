@@ -37,6 +37,7 @@ internal sealed partial class StorageEngine : IDisposable
     private long _checkpoints;
     private long _commits;
     private Exception? _failure;
+    private SharedLogWatch? _sharedLog;
     private bool _disposed;
 
     private StorageEngine(string path, StorageOptions options, IStorageDevice file, IStorageDevice wal, int pageSize, ulong databaseId)
@@ -188,7 +189,7 @@ internal sealed partial class StorageEngine : IDisposable
         Exception? checkpointFailure = null;
         try
         {
-            if (ownsSlot && _failure is null && Options.Durability != Durability.InMemory)
+            if (ownsSlot && _failure is null && Options.Durability != Durability.InMemory && !Options.ReadOnly)
             {
                 CheckpointCore();
             }
@@ -303,11 +304,19 @@ internal sealed partial class StorageEngine : IDisposable
     private void ThrowIfUnwritable()
     {
         ThrowIfDisposed();
+        if (Options.ReadOnly)
+        {
+            ThrowReadOnly();
+        }
+
         if (_failure is { } failure)
         {
             ThrowFailed(failure);
         }
     }
+
+    private void ThrowReadOnly() =>
+        throw new BLiteException($"Database '{Path}' was opened read-only; writes, transactions and checkpoints are refused. Open it without ReadOnly to change it.");
 
     private void ThrowDisposed() => throw new ObjectDisposedException(nameof(StorageEngine), $"Database '{Path}' is closed.");
 

@@ -24,8 +24,22 @@ public sealed class StorageOptions
     /// </summary>
     public long WalCheckpointThresholdBytes { get; set; } = 16L * 1024 * 1024;
 
+    /// <summary>
+    /// Open an existing database for reading only: nothing is written, checkpointed or locked, so
+    /// it works on files the user may only read and on a database another engine or process holds
+    /// open. Readers see the database as of the open (file plus committed log); every write,
+    /// transaction or checkpoint throws <see cref="BLiteException"/>. Not valid with
+    /// <see cref="Durability.InMemory"/>.
+    /// </summary>
+    public bool ReadOnly { get; set; }
+
     internal StorageOptions Validated()
     {
+        if (ReadOnly && Durability == Durability.InMemory)
+        {
+            throw new ArgumentException("A read-only open needs a database file; it cannot be combined with Durability.InMemory.", nameof(ReadOnly));
+        }
+
         if (!Enum.IsDefined(Durability))
         {
             throw new ArgumentOutOfRangeException(nameof(Durability), Durability, "Unknown durability mode.");
@@ -44,6 +58,7 @@ public sealed class StorageOptions
             PageSize = PageSize,
             CacheBudgetBytes = CacheBudgetBytes,
             WalCheckpointThresholdBytes = WalCheckpointThresholdBytes,
+            ReadOnly = ReadOnly,
         };
     }
 }

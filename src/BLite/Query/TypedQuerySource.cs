@@ -10,7 +10,7 @@ namespace BLite.Query;
 /// from one read snapshot held open while enumerating; inside one they are read up front under the
 /// transaction (so the caller may write while looping over them).
 /// </summary>
-internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IVectorQuerySource<T>
+internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProjectingQuerySource, IVectorQuerySource<T>
     where T : class
 {
     private readonly DocumentCollection<TId, T> _collection;
@@ -65,31 +65,57 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IVecto
         _collection.Context.Read((Collection: _collection, Query: query),
             static (pages, s) => CollectionQuerySource.Explain(s.Collection.Documents, pages, s.Query, s.Collection.IsSingleValuedPath));
 
-    public IReadOnlyList<VectorMatch<T>> Nearest(VectorRequest request, QueryFilter? filter, IReadOnlyList<BsonValue> parameters)
+    public IEnumerable<BsonValue[]> ExecuteFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
     {
-        var state = (Source: this, Query: ToVectorQuery(request, filter), Parameters: parameters);
-        return _collection.Context.CurrentTransaction is { } transaction
-            ? transaction.Run(state, static (pages, s) => s.Source.Nearest(pages, s.Query, s.Parameters))
-            : _collection.Context.Read(state, static (pages, s) => s.Source.Nearest(pages, s.Query, s.Parameters));
-    }
-
-    public string ExplainNearest(VectorRequest request, QueryFilter? filter) =>
-        _collection.Context.Read((Collection: _collection, Query: ToVectorQuery(request, filter)),
-            static (pages, s) => Core.Vectors.VectorSearch.Plan(s.Collection.Documents, pages, s.Query).Explain());
-
-    private static Core.Vectors.VectorQuery ToVectorQuery(VectorRequest request, QueryFilter? filter) =>
-        new(request.FieldPath, request.Vector, request.K, filter, request.Ef);
-
-    private List<VectorMatch<T>> Nearest(Core.Storage.IPageReader pages, Core.Vectors.VectorQuery query, IReadOnlyList<BsonValue> parameters)
-    {
-        var results = Core.Vectors.VectorSearch.Execute(_collection.Documents, pages, query, parameters);
-        var matches = new List<VectorMatch<T>>(results.Count);
-        foreach (var result in results)
+        if (_collection.Context.CurrentTransaction is { } transaction)
         {
-            matches.Add(new VectorMatch<T>(_collection.Deserialize(result.Document.Span), result.Distance));
+            return transaction.Run((Source: this, Query: query, Parameters: parameters, Values: values),
+                static (pages, s) => s.Source.ReadFields(pages, s.Query, s.Parameters, s.Values).ToList());
         }
 
-        return matches;
+        return StreamFields(query, parameters, values);
+    }
+
+    public async IAsyncEnumerable<BsonValue[]> ExecuteFieldsAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        if (_collection.Context.CurrentTransaction is { } transaction)
+        {
+            var rows = await transaction.RunAsync((Source: this, Query: query, Parameters: parameters, Values: values),
+                static (pages, s) => s.Source.ReadFields(pages, s.Query, s.Parameters, s.Values).ToList(), cancellationToken).ConfigureAwait(false);
+            foreach (var row in rows)
+            {
+                yield return row;
+            }
+
+            yield break;
+        }
+
+        foreach (var row in StreamFields(query, parameters, values))
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            yield return row;
+        }
+    }
+
+    private IEnumerable<BsonValue[]> StreamFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
+    {
+        using var read = _collection.Context.Database.BeginRead();
+        foreach (var row in ReadFields(read, query, parameters, values))
+        {
+            yield return row;
+        }
+    }
+
+    private IEnumerable<BsonValue[]> ReadFields(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
+    {
+        var projection = new FieldProjection(values, _collection.Documents.Database.Fields);
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _collection.IsSingleValuedPath))
+        {
+            var row = new BsonValue[values.Count];
+            projection.Read(document.Span, row);
+            yield return row;
+        }
     }
 
     private List<T> Materialize(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters)
