@@ -139,6 +139,11 @@ public sealed partial class DocumentDatabase : IDisposable
             {
                 collection.EnsureIndex(pages, index);
             }
+
+            foreach (var vectorIndex in definition.VectorIndexes)
+            {
+                collection.EnsureVectorIndex(pages, vectorIndex);
+            }
         }
     }
 

@@ -133,7 +133,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
     {
         ArgumentNullException.ThrowIfNull(mapper);
         var entity = _model.Find<T>();
-        var collection = new DocumentCollection<TId, T>(this, entity?.CollectionName ?? defaultName, mapper, entity?.Indexes ?? [], entity?.IdConverter as Bson.Mapping.IdConverter<TId>);
+        var collection = new DocumentCollection<TId, T>(this, entity?.CollectionName ?? defaultName, mapper, entity?.Indexes ?? [], entity?.IdConverter as Bson.Mapping.IdConverter<TId>, entity?.VectorIndexes);
         _collections.Add(collection);
         return collection;
     }

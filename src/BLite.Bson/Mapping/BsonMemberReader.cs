@@ -110,6 +110,24 @@ public static class BsonMemberReader
         return type == BsonType.Null ? null : ThrowMismatch<byte[]>(ref reader, type, member, BsonType.Binary);
     }
 
+    /// <summary>A binary vector of float32 components (subtype Vector), or null for a stored Null.</summary>
+    public static float[]? ReadFloat32Vector(ref BsonSpanReader reader, BsonType type, string member)
+    {
+        if (type != BsonType.Binary)
+        {
+            return type == BsonType.Null ? null : ThrowMismatch<float[]>(ref reader, type, member, BsonType.Binary);
+        }
+
+        var start = reader.Position;
+        var payload = reader.ReadBinary(out var subtype);
+        if (subtype != BsonBinarySubtype.Vector || BsonVector.GetFloat32Dimensions(payload) < 0)
+        {
+            throw new BsonMappingException($"Cannot read '{member}': expected a float32 vector (binary subtype 9, dtype 0x27), found binary subtype {(byte)subtype} of {payload.Length} bytes (at offset {start}).");
+        }
+
+        return BsonVector.ToFloat32Array(payload);
+    }
+
     /// <summary>Checks that an embedded document or array has the expected container type.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void ExpectType(ref BsonSpanReader reader, BsonType type, BsonType expected, string member)

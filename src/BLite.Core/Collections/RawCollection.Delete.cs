@@ -15,7 +15,7 @@ public sealed partial class RawCollection
             return false;
         }
 
-        if (collection.Indexes.Count == 0)
+        if (collection.Indexes.Count == 0 && collection.VectorIndexes.Count == 0)
         {
             // Without secondary indexes the old document is not needed: one descent removes it.
             if (!Primary(collection).Delete(pages, primaryKey))
@@ -41,6 +41,11 @@ public sealed partial class RawCollection
         for (var i = 0; i < removed.Length; i++)
         {
             DeleteEntries(pages, collection.Indexes[i], removed[i], primaryKey);
+        }
+
+        foreach (var vectorIndex in collection.VectorIndexes)
+        {
+            vectorIndex.Open().Delete(pages, primaryKey);
         }
 
         Primary(collection).Delete(pages, primaryKey);
