@@ -110,9 +110,19 @@ public static class BsonMemberReader
         return type == BsonType.Null ? null : ThrowMismatch<byte[]>(ref reader, type, member, BsonType.Binary);
     }
 
-    /// <summary>A binary vector of float32 components (subtype Vector), or null for a stored Null.</summary>
+    /// <summary>
+    /// A binary vector of float32 components (subtype Vector), or null for a stored Null. An array
+    /// of numbers is read too: that is how <c>float[]</c> members were stored before vectors
+    /// became binary, so documents written then stay readable (and are rewritten as vectors on
+    /// their next update).
+    /// </summary>
     public static float[]? ReadFloat32Vector(ref BsonSpanReader reader, BsonType type, string member)
     {
+        if (type == BsonType.Array)
+        {
+            return ReadFloat32Array(ref reader, member);
+        }
+
         if (type != BsonType.Binary)
         {
             return type == BsonType.Null ? null : ThrowMismatch<float[]>(ref reader, type, member, BsonType.Binary);
@@ -126,6 +136,19 @@ public static class BsonMemberReader
         }
 
         return BsonVector.ToFloat32Array(payload);
+    }
+
+    private static float[] ReadFloat32Array(ref BsonSpanReader reader, string member)
+    {
+        var items = new float[CountArrayItems(reader)];
+        reader.ReadArrayStart();
+        var count = 0;
+        while (reader.TryReadItemHeader(out var itemType))
+        {
+            items[count++] = ReadSingle(ref reader, itemType, member);
+        }
+
+        return items;
     }
 
     /// <summary>Checks that an embedded document or array has the expected container type.</summary>

@@ -52,6 +52,27 @@ public sealed class TypedVectorTests
     }
 
     [Fact]
+    public void A_float_array_stored_before_vectors_became_binary_still_reads()
+    {
+        using var db = new NotesContext(DocumentDbContextOptions.ForMemory());
+        // The earlier layout of a float[] member: a BSON array of doubles.
+        db.GetCollection(db.Notes.Name).Insert(new BsonDocument
+        {
+            { "_id", 7 },
+            { "Title", "old" },
+            { "Thumbnail", new BsonArray { 1.5, -2.25, 0.0 } },
+        });
+
+        var note = db.Notes.FindById(7)!;
+
+        Assert.Equal(new[] { 1.5f, -2.25f, 0f }, note.Thumbnail.ToArray());
+        db.Notes.Update(note);
+        using var read = db.Database.BeginRead();
+        var rewritten = db.Database.GetCollection(db.Notes.Name).FindById(read, 7)!;
+        Assert.Equal(BsonBinarySubtype.Vector, rewritten["Thumbnail"].BinarySubtype);
+    }
+
+    [Fact]
     public void A_null_vector_is_stored_as_null_and_left_out_of_the_index()
     {
         var (db, _) = Seed(5);
