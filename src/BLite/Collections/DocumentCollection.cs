@@ -42,6 +42,10 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
 
     public IDocumentMapper<TId, T> Mapper { get; }
 
+    internal override Type DocumentType => typeof(T);
+
+    internal override Type IdType => typeof(TId);
+
     /// <summary>The raw-bytes collection underneath.</summary>
     public RawCollection Documents => _documents ??= _context.Database.GetRawCollection(Name);
 
@@ -115,6 +119,6 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     /// <summary>The encoded primary key of an id, held by value (no array for native ids) so reads and deletes by id allocate nothing for it.</summary>
     internal PrimaryKeyBytes LookupKey(TId id) => _ids.EncodeKeyBytes(id);
 
-    private T? FindByIdCore(Core.Storage.IPageReader pages, ReadOnlySpan<byte> key) =>
+    internal T? FindByIdCore(Core.Storage.IPageReader pages, ReadOnlySpan<byte> key) =>
         Documents.TryReadById(pages, key, this, static (bytes, collection) => collection.Deserialize(bytes), out var document) ? document : null;
 }

@@ -10,7 +10,7 @@ namespace BLite.Query;
 /// from one read snapshot held open while enumerating; inside one they are read up front under the
 /// transaction (so the caller may write while looping over them).
 /// </summary>
-internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProjectingQuerySource
+internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProjectingQuerySource, IReferenceResolvingSource
     where T : class
 {
     private readonly DocumentCollection<TId, T> _collection;
@@ -18,6 +18,8 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProje
     public TypedQuerySource(DocumentCollection<TId, T> collection) => _collection = collection;
 
     public IFieldPathResolver FieldPaths => _collection.FieldPaths;
+
+    public DocumentDbContext Context => _collection.Context;
 
     public IEnumerable<T> Execute(DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {
