@@ -24,6 +24,7 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     private readonly IdPolicy<TId> _ids;
     private readonly MapperFieldPathResolver<TId, T> _fieldPaths;
     private TypedQuerySource<TId, T>? _querySource;
+    private IQueryable<T>? _query;
     private RawCollection? _documents;
     private HashSet<string>? _singleValuedPaths;
 
@@ -55,12 +56,18 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
 
     private TypedQuerySource<TId, T> QuerySource => _querySource ??= new TypedQuerySource<TId, T>(this);
 
+    internal QueryPlanCache Plans => QuerySource.Plans;
+
     /// <summary>
     /// A LINQ query over the collection. Where, OrderBy, Skip and Take run in the engine with
     /// index selection; an expression it cannot translate throws <see cref="NotSupportedException"/>
     /// (there is no silent in-memory fallback). <c>query.Explain()</c> shows the plan.
     /// </summary>
-    public IQueryable<T> Query() => BLiteQuery.Create(QuerySource);
+    /// <remarks>
+    /// The query root is created once per collection, so every query built from it shares one
+    /// provider: each shape is translated once and planned once (until the indexes change).
+    /// </remarks>
+    public IQueryable<T> Query() => _query ??= BLiteQuery.Create(QuerySource);
 
     internal override CollectionDefinition Definition()
     {

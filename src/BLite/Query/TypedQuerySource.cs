@@ -15,7 +15,15 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProje
 {
     private readonly DocumentCollection<TId, T> _collection;
 
-    public TypedQuerySource(DocumentCollection<TId, T> collection) => _collection = collection;
+    private readonly QueryPlanCache _plans;
+
+    public TypedQuerySource(DocumentCollection<TId, T> collection)
+    {
+        _collection = collection;
+        _plans = new QueryPlanCache(collection.IsSingleValuedPath);
+    }
+
+    internal QueryPlanCache Plans => _plans;
 
     public IFieldPathResolver FieldPaths => _collection.FieldPaths;
 
@@ -56,16 +64,16 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProje
     }
 
     public long Count(DocumentQuery query, IReadOnlyList<BsonValue> parameters) =>
-        _collection.Context.Read((Collection: _collection, Query: query, Parameters: parameters),
-            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Collection.IsSingleValuedPath));
+        _collection.Context.Read((Collection: _collection, Query: query, Parameters: parameters, Source: this),
+            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Source.Plans));
 
     public ValueTask<long> CountAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, CancellationToken cancellationToken) =>
-        new(_collection.Context.ReadAsync((Collection: _collection, Query: query, Parameters: parameters),
-            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Collection.IsSingleValuedPath), cancellationToken));
+        new(_collection.Context.ReadAsync((Collection: _collection, Query: query, Parameters: parameters, Source: this),
+            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Source.Plans), cancellationToken));
 
     public string Explain(DocumentQuery query) =>
-        _collection.Context.Read((Collection: _collection, Query: query),
-            static (pages, s) => CollectionQuerySource.Explain(s.Collection.Documents, pages, s.Query, s.Collection.IsSingleValuedPath));
+        _collection.Context.Read((Collection: _collection, Query: query, Source: this),
+            static (pages, s) => CollectionQuerySource.Explain(s.Collection.Documents, pages, s.Query, s.Source.Plans));
 
     public IEnumerable<BsonValue[]> ExecuteFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
     {
@@ -112,7 +120,7 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProje
     private IEnumerable<BsonValue[]> ReadFields(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
     {
         var projection = new FieldProjection(values, _collection.Documents.Database.Fields);
-        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _collection.IsSingleValuedPath))
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _plans))
         {
             var row = new BsonValue[values.Count];
             projection.Read(document.Span, row);
@@ -123,7 +131,7 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProje
     private List<T> Materialize(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {
         var rows = new List<T>();
-        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _collection.IsSingleValuedPath))
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _plans))
         {
             rows.Add(_collection.Deserialize(document.Span));
         }
@@ -134,7 +142,7 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProje
     private IEnumerable<T> Stream(DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {
         using var read = _collection.Context.Database.BeginRead();
-        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, read, query, parameters, _collection.IsSingleValuedPath))
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, read, query, parameters, _plans))
         {
             yield return _collection.Deserialize(document.Span);
         }
