@@ -36,6 +36,22 @@ public sealed class ContextQueryTests : IDisposable
     }
 
     [Fact]
+    public void Count_over_an_indexed_equality_counts_index_entries_and_equals_LINQ_to_objects()
+    {
+        foreach (var status in new[] { "shipped", "pending", "none" })
+        {
+            var query = _indexed.Orders.Query().Where(o => o.Status == status);
+            Assert.Contains("count: index entries only", query.Explain(), StringComparison.Ordinal);
+            Assert.Equal(_orders.Count(o => o.Status == status), query.Count());
+            Assert.Equal(_orders.Count(o => o.Status == status), _plain.Orders.Query().Count(o => o.Status == status));
+        }
+
+        var statuses = new[] { "shipped", "delivered" };
+        Assert.Equal(_orders.LongCount(o => statuses.Contains(o.Status)), _indexed.Orders.Query().LongCount(o => statuses.Contains(o.Status)));
+        Assert.Equal(Math.Min(7, _orders.Count(o => o.Status == "shipped") - 3), _indexed.Orders.Query().Where(o => o.Status == "shipped").Skip(3).Take(7).Count());
+    }
+
+    [Fact]
     public async Task Async_terminals_run_through_the_context()
     {
         var shipped = _orders.Where(o => o.Status == "shipped").OrderBy(o => o.PlacedAt).Select(o => o.OrderNumber).ToList();
