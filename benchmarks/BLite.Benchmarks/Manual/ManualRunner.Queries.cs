@@ -20,8 +20,10 @@ internal sealed partial class ManualRunner
             peers.Add(new BLiteProjectionPeer(orders, prepared: false));
             peers.Add(new SqliteProjectionPeer(orders));
             Compare("find-by-id-project-2", QueryDurability, peers, p => p.Engine, p => _timer.Operations(int.MaxValue, i => p.ProjectById(keys[i % keys.Length])));
-            Compare("scan-status-project", QueryDurability, peers, p => p.Engine, p => _timer.Operations(int.MaxValue, _ => p.ScanProject()));
-            Compare("sum-total-by-status", QueryDurability, peers, p => p.Engine, p => _timer.Operations(int.MaxValue, _ => p.SumByStatus()));
+            // Scans and groups run the same way through either BLite peer: one of them is enough.
+            IProjectionPeer[] scanners = [peers[0], peers[2]];
+            Compare("scan-status-project", QueryDurability, scanners, p => p.Engine, p => _timer.Operations(int.MaxValue, _ => p.ScanProject()));
+            Compare("sum-total-by-status", QueryDurability, scanners, p => p.Engine, p => _timer.Operations(int.MaxValue, _ => p.SumByStatus()));
         }
 
         var linked = LinkedDataset.Create(documents);

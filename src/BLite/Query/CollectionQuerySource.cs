@@ -19,8 +19,40 @@ internal static class CollectionQuerySource
     /// decode it first); enumerate while <paramref name="pages"/> is open.
     /// </summary>
     public static IEnumerable<ReadOnlyMemory<byte>> Execute(RawCollection collection, IPageReader pages, DocumentQuery query,
-        IReadOnlyList<BsonValue> parameters, QueryPlanCache? plans = null) =>
-        PlanExecutor.Execute(collection, pages, query, parameters, PlanFor(collection, pages, query, plans));
+        IReadOnlyList<BsonValue> parameters, QueryPlanCache? plans = null)
+    {
+        var plan = PlanFor(collection, pages, query, plans);
+        return TryPrimaryKeyPoint(plan, parameters, out var key)
+            ? ReadPoint(collection, pages, key)
+            : PlanExecutor.Execute(collection, pages, query, parameters, plan);
+    }
+
+    /// <summary>
+    /// An exact <c>_id</c> equality (an ObjectId or string value has one key piece; nothing left to
+    /// check, nothing skipped) is one primary-key descent: the scan machinery — filter evaluator,
+    /// key runs, cursors — would cost more than the read.
+    /// </summary>
+    private static bool TryPrimaryKeyPoint(QueryPlan plan, IReadOnlyList<BsonValue> parameters, out byte[] key)
+    {
+        key = [];
+        if (plan.Index is not { IsPrimaryKey: true } || plan.Residual is not null || plan.Query.ResolveSkip(parameters) != 0 || plan.Query.ResolveTake(parameters) == 0
+            || !plan.TryResolveRanges(parameters, out var ranges) || ranges.Count != 1 || ranges[0] is not { Lower: null, Upper: null, Prefix: [var id] }
+            || id.Type is not (BsonType.ObjectId or BsonType.String))
+        {
+            return false;
+        }
+
+        key = IndexKeys.EncodeId(id);
+        return true;
+    }
+
+    private static IEnumerable<ReadOnlyMemory<byte>> ReadPoint(RawCollection collection, IPageReader pages, byte[] key)
+    {
+        if (collection.TryFindById(pages, key, out var document))
+        {
+            yield return document;
+        }
+    }
 
     public static long Count(RawCollection collection, IPageReader pages, DocumentQuery query,
         IReadOnlyList<BsonValue> parameters, QueryPlanCache? plans = null) =>

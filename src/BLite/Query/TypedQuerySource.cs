@@ -16,11 +16,14 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProje
     private readonly DocumentCollection<TId, T> _collection;
 
     private readonly QueryPlanCache _plans;
+    private readonly ConditionalWeakTable<IReadOnlyList<ValueExpression>, FieldProjection> _projections = new();
+    private readonly ConditionalWeakTable<IReadOnlyList<ValueExpression>, FieldProjection>.CreateValueCallback _createProjection;
 
     public TypedQuerySource(DocumentCollection<TId, T> collection)
     {
         _collection = collection;
         _plans = new QueryPlanCache(collection.IsSingleValuedPath);
+        _createProjection = values => new FieldProjection(values, collection.Documents.Database.Fields);
     }
 
     internal QueryPlanCache Plans => _plans;
@@ -119,7 +122,7 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProje
 
     private IEnumerable<BsonValue[]> ReadFields(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
     {
-        var projection = new FieldProjection(values, _collection.Documents.Database.Fields);
+        var projection = Projection(values);
         foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _plans))
         {
             var row = new BsonValue[values.Count];
@@ -127,6 +130,13 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProje
             yield return row;
         }
     }
+
+    /// <summary>
+    /// The reader of a cached projection shape, built once: its paths resolve names the dictionary
+    /// did not have yet on a later read (<see cref="CompiledPath"/>), and it keeps no per-read state.
+    /// </summary>
+    private FieldProjection Projection(IReadOnlyList<ValueExpression> values) =>
+        _projections.GetValue(values, _createProjection);
 
     private List<T> Materialize(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {
