@@ -138,6 +138,34 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
         return collection;
     }
 
+    /// <summary>The one collection of <typeparamref name="T"/> documents, for resolving references to them.</summary>
+    internal DocumentCollection<TId, T> CollectionOf<TId, T>()
+        where T : class
+    {
+        DocumentCollection<TId, T>? match = null;
+        foreach (var collection in _collections)
+        {
+            if (collection.DocumentType != typeof(T))
+            {
+                continue;
+            }
+
+            if (collection is not DocumentCollection<TId, T> typed)
+            {
+                throw new BLiteException($"A reference to {typeof(T).Name} has an id of type {typeof(TId).Name}, but collection '{collection.Name}' of {typeof(T).Name} has ids of type {collection.IdType.Name}.");
+            }
+
+            if (match is not null)
+            {
+                throw new BLiteException($"A reference to {typeof(T).Name} cannot be resolved: collections '{match.Name}' and '{typed.Name}' both hold {typeof(T).Name} documents.");
+            }
+
+            match = typed;
+        }
+
+        return match ?? throw new BLiteException($"A reference to {typeof(T).Name} cannot be resolved: {GetType().Name} has no collection of {typeof(T).Name} documents.");
+    }
+
     /// <summary>
     /// Called by generated code for a collection whose id type BLite does not store natively: the
     /// converter configured by <see cref="EntityTypeBuilder{T}.HasIdConverter{TId, TKey}"/>.

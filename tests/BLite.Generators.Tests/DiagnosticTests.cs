@@ -43,6 +43,17 @@ public sealed class DiagnosticTests
     }
 
     [Fact]
+    public void BLITE001_a_reference_whose_id_type_is_not_stored_natively_is_an_error()
+    {
+        var diagnostic = SingleError("""
+            public class Price { public int Id { get; set; } }
+            [BLiteDocument] public class Quote { public int Id { get; set; } public DocumentRef<decimal, Price>? Price { get; set; } }
+            """, "BLITE001", "Price");
+
+        Assert.Contains("reference's id", diagnostic.GetMessage(), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void BLITE002_a_context_that_is_not_partial_is_an_error()
     {
         SingleError("""

@@ -39,12 +39,14 @@ internal sealed partial class ManualRunner : IDisposable
     private readonly CustomerOrder[][] _batches;
     private readonly Dictionary<int, CustomerOrder[]> _largeOrders = [];
     private readonly CustomerOrder[] _writerOrders;
+    private readonly int _documents;
     private int _storeNumber;
 
     public ManualRunner(int documents, TextWriter log, OperationTimer timer)
     {
         _log = log;
         _timer = timer;
+        _documents = documents;
         _workDirectory = Path.Combine(Path.GetTempPath(), $"blite-manual-{Environment.ProcessId}");
         _data = ComparisonDataset.Create(documents, SampleCount);
         // Every pool is drawn once and reused by every store: each store is new, so the ids are new
@@ -71,6 +73,7 @@ internal sealed partial class ManualRunner : IDisposable
         RunIndexedStores();
         RunFlushStores();
         RunMemoryStores();
+        RunQueries(_documents);
         // Last, so the JSON code the SQLite peer already ran is past tiered compilation's first tiers.
         RunSerialization();
         return Ordered(_results);

@@ -167,6 +167,14 @@ internal sealed partial class MapperEmitter
             case ValueKind.Enum:
                 w.Line($"{target} = ({value.TypeName}){ScalarRead(value.Element!, typeVariable, labelLiteral)};");
                 return;
+            case ValueKind.DocumentRef:
+                w.Open($"if ({typeVariable} == {BsonTypePrefix}Null)");
+                w.Line($"{target} = null;");
+                w.Close();
+                w.Open("else");
+                w.Line($"{target} = new {value.TypeName}({ScalarRead(value.Element!, typeVariable, labelLiteral)});");
+                w.Close();
+                return;
             case ValueKind.ConvertedId:
                 w.Line($"{target} = _idConverter.Read(ref reader, {typeVariable}, _fieldDictionary);");
                 return;

@@ -137,6 +137,9 @@ internal sealed partial class MapperEmitter
             case ValueKind.Dictionary:
                 WriteDictionary(value, expression, header, level);
                 return;
+            case ValueKind.DocumentRef:
+                WriteNonNull(value.Element!, expression + ".Id", header, level);
+                return;
             case ValueKind.ConvertedId:
                 w.Line($"_idConverter.Write({expression}, ref writer, {FieldVariable(Bson.Mapping.MappingConventions.IdFieldName)}, _fieldDictionary);");
                 return;

@@ -51,6 +51,9 @@ internal enum ValueKind : byte
 
     /// <summary>A document id of a type BLite does not store natively, written and read through the mapper's IdConverter.</summary>
     ConvertedId,
+
+    /// <summary>A <c>DocumentRef&lt;TId, T&gt;</c>, stored as the referenced id (<see cref="ValueSpec.Element"/>) alone.</summary>
+    DocumentRef,
 }
 
 /// <summary>The declared collection type: decides how items are iterated and what is created on read.</summary>

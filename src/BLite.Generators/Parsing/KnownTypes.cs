@@ -34,6 +34,7 @@ internal sealed class KnownTypes
         DocumentAttribute = compilation.GetTypeByMetadataName(MappingConventions.DocumentAttribute);
         DbContext = compilation.GetTypeByMetadataName(MappingConventions.DbContextType);
         DocumentCollection = compilation.GetTypeByMetadataName(MappingConventions.CollectionType);
+        DocumentRef = compilation.GetTypeByMetadataName("BLite.DocumentRef`2");
         SetsRequiredMembersAttribute = compilation.GetTypeByMetadataName("System.Diagnostics.CodeAnalysis.SetsRequiredMembersAttribute");
     }
 
@@ -65,6 +66,7 @@ internal sealed class KnownTypes
     public INamedTypeSymbol? DocumentAttribute { get; }
     public INamedTypeSymbol? DbContext { get; }
     public INamedTypeSymbol? DocumentCollection { get; }
+    public INamedTypeSymbol? DocumentRef { get; }
     public INamedTypeSymbol? SetsRequiredMembersAttribute { get; }
 
     /// <summary>Whether code generated into <see cref="Assembly"/> can use the symbol (and every type enclosing it).</summary>

@@ -33,6 +33,11 @@ internal sealed partial class MapperParser
             var element = value.Kind == ValueKind.Collection ? Unwrap(value.Element!) : null;
             var nullable = member.Value.IsReferenceType || member.Value.Kind == ValueKind.Nullable;
             paths.Add(new FieldPathSpec(memberPath, stored.ToEquatableArray(), BsonTypeName(value), element is null ? null : BsonTypeName(element), nullable, arraySegment));
+            if (IsReference(member.Value))
+            {
+                // A reference is stored as the id itself, so its Id member is the same stored path.
+                paths.Add(new FieldPathSpec(memberPath + ".Id", stored.ToEquatableArray(), BsonTypeName(value), null, nullable, arraySegment));
+            }
 
             var nested = value.Kind == ValueKind.Object ? value : element is { Kind: ValueKind.Object } ? element : null;
             if (nested is null || !onPath.Add(nested.TypeIndex))
@@ -50,7 +55,10 @@ internal sealed partial class MapperParser
     public const string ConvertedIdBsonType = "<ConvertedId>";
 
     private static ValueSpec Unwrap(ValueSpec value)
-        => value.Kind is ValueKind.Nullable or ValueKind.Enum ? Unwrap(value.Element!) : value;
+        => value.Kind is ValueKind.Nullable or ValueKind.Enum or ValueKind.DocumentRef ? Unwrap(value.Element!) : value;
+
+    private static bool IsReference(ValueSpec value)
+        => value.Kind == ValueKind.DocumentRef || (value.Kind == ValueKind.Nullable && IsReference(value.Element!));
 
     /// <summary>The BsonType member name a value is stored as (the .NET type mapping of the Bson contract).</summary>
     public static string BsonTypeName(ValueSpec value) => value.Kind switch

@@ -63,6 +63,19 @@ internal sealed partial class MapperParser
             return underlying is null ? null : Value(ValueKind.Enum, type) with { Element = underlying };
         }
 
+        if (KnownTypes.Is(named.OriginalDefinition, _known.DocumentRef))
+        {
+            var id = ResolveValue(named.TypeArguments[0], member);
+            if (id is null)
+            {
+                return null;
+            }
+
+            return id.Kind is ValueKind.ObjectId or ValueKind.Guid or ValueKind.Int32 or ValueKind.Int64 or ValueKind.String
+                ? Value(ValueKind.DocumentRef, type) with { Element = id }
+                : Unsupported(member, type, "a reference's id must be an ObjectId, Guid, int, long or string (the id types BLite stores natively)");
+        }
+
         if (named.IsGenericType && CollectionKindOf(named) is { } collection)
         {
             if (collection is CollectionKind.Dictionary or CollectionKind.IDictionary or CollectionKind.IReadOnlyDictionary)

@@ -25,6 +25,7 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     private readonly IdPolicy<TId> _ids;
     private readonly MapperFieldPathResolver<TId, T> _fieldPaths;
     private TypedQuerySource<TId, T>? _querySource;
+    private IQueryable<T>? _query;
     private RawCollection? _documents;
     private HashSet<string>? _singleValuedPaths;
 
@@ -44,6 +45,10 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
 
     public IDocumentMapper<TId, T> Mapper { get; }
 
+    internal override Type DocumentType => typeof(T);
+
+    internal override Type IdType => typeof(TId);
+
     /// <summary>The raw-bytes collection underneath.</summary>
     public RawCollection Documents => _documents ??= _context.Database.GetRawCollection(Name);
 
@@ -53,12 +58,18 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
 
     private TypedQuerySource<TId, T> QuerySource => _querySource ??= new TypedQuerySource<TId, T>(this);
 
+    internal QueryPlanCache Plans => QuerySource.Plans;
+
     /// <summary>
     /// A LINQ query over the collection. Where, OrderBy, Skip and Take run in the engine with
     /// index selection; an expression it cannot translate throws <see cref="NotSupportedException"/>
     /// (there is no silent in-memory fallback). <c>query.Explain()</c> shows the plan.
     /// </summary>
-    public IQueryable<T> Query() => BLiteQuery.Create(QuerySource);
+    /// <remarks>
+    /// The query root is created once per collection, so every query built from it shares one
+    /// provider: each shape is translated once and planned once (until the indexes change).
+    /// </remarks>
+    public IQueryable<T> Query() => _query ??= BLiteQuery.Create(QuerySource);
 
     internal override CollectionDefinition Definition()
     {
@@ -125,6 +136,6 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     /// <summary>The encoded primary key of an id, held by value (no array for native ids) so reads and deletes by id allocate nothing for it.</summary>
     internal PrimaryKeyBytes LookupKey(TId id) => _ids.EncodeKeyBytes(id);
 
-    private T? FindByIdCore(Core.Storage.IPageReader pages, ReadOnlySpan<byte> key) =>
+    internal T? FindByIdCore(Core.Storage.IPageReader pages, ReadOnlySpan<byte> key) =>
         Documents.TryReadById(pages, key, this, static (bytes, collection) => collection.Deserialize(bytes), out var document) ? document : null;
 }

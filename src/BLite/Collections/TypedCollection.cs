@@ -12,6 +12,10 @@ public abstract class TypedCollection
     /// <summary>The stored collection name.</summary>
     public abstract string Name { get; }
 
+    internal abstract Type DocumentType { get; }
+
+    internal abstract Type IdType { get; }
+
     /// <summary>The collection and its declared indexes with stored field paths, for schema creation on open.</summary>
     internal abstract CollectionDefinition Definition();
 }

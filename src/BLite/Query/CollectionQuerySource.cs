@@ -8,9 +8,9 @@ namespace BLite.Query;
 /// <summary>
 /// The one place the API layer runs an engine-level <see cref="DocumentQuery"/> against a
 /// collection, through the plan executor (<see cref="PlanExecutor"/>): index selection, key
-/// scans, filter re-check on raw C-BSON, sort and paging. Typed collections pass
-/// <paramref name="singleValuedPaths"/> from their mapper so indexes over paths that never cross
-/// an array are planned as single-valued (two-sided ranges, no de-duplication).
+/// scans, filter re-check on raw C-BSON, sort and paging. Typed collections pass their
+/// <see cref="QueryPlanCache"/>: plans per query shape, made with the mapper's knowledge of which
+/// paths never cross an array (two-sided ranges, no de-duplication on indexes over them).
 /// </summary>
 internal static class CollectionQuerySource
 {
@@ -19,17 +19,52 @@ internal static class CollectionQuerySource
     /// decode it first); enumerate while <paramref name="pages"/> is open.
     /// </summary>
     public static IEnumerable<ReadOnlyMemory<byte>> Execute(RawCollection collection, IPageReader pages, DocumentQuery query,
-        IReadOnlyList<BsonValue> parameters, Func<string, bool>? singleValuedPaths = null) =>
-        PlanExecutor.Execute(collection, pages, query, parameters, Plan(collection, pages, query, singleValuedPaths));
+        IReadOnlyList<BsonValue> parameters, QueryPlanCache? plans = null)
+    {
+        var plan = PlanFor(collection, pages, query, plans);
+        return TryPrimaryKeyPoint(plan, parameters, out var key)
+            ? ReadPoint(collection, pages, key)
+            : PlanExecutor.Execute(collection, pages, query, parameters, plan);
+    }
+
+    /// <summary>
+    /// An exact <c>_id</c> equality (an ObjectId or string value has one key piece; nothing left to
+    /// check, nothing skipped) is one primary-key descent: the scan machinery — filter evaluator,
+    /// key runs, cursors — would cost more than the read.
+    /// </summary>
+    private static bool TryPrimaryKeyPoint(QueryPlan plan, IReadOnlyList<BsonValue> parameters, out byte[] key)
+    {
+        key = [];
+        if (plan.Index is not { IsPrimaryKey: true } || plan.Residual is not null || plan.Query.ResolveSkip(parameters) != 0 || plan.Query.ResolveTake(parameters) == 0
+            || !plan.TryResolveRanges(parameters, out var ranges) || ranges.Count != 1 || ranges[0] is not { Lower: null, Upper: null, Prefix: [var id] }
+            || id.Type is not (BsonType.ObjectId or BsonType.String))
+        {
+            return false;
+        }
+
+        key = IndexKeys.EncodeId(id);
+        return true;
+    }
+
+    private static IEnumerable<ReadOnlyMemory<byte>> ReadPoint(RawCollection collection, IPageReader pages, byte[] key)
+    {
+        if (collection.TryFindById(pages, key, out var document))
+        {
+            yield return document;
+        }
+    }
 
     public static long Count(RawCollection collection, IPageReader pages, DocumentQuery query,
-        IReadOnlyList<BsonValue> parameters, Func<string, bool>? singleValuedPaths = null) =>
-        PlanExecutor.Count(collection, pages, query, parameters, Plan(collection, pages, query, singleValuedPaths));
+        IReadOnlyList<BsonValue> parameters, QueryPlanCache? plans = null) =>
+        PlanExecutor.Count(collection, pages, query, parameters, PlanFor(collection, pages, query, plans));
 
-    public static string Explain(RawCollection collection, IPageReader pages, DocumentQuery query, Func<string, bool>? singleValuedPaths = null) =>
-        Plan(collection, pages, query, singleValuedPaths).Explain();
+    public static string Explain(RawCollection collection, IPageReader pages, DocumentQuery query, QueryPlanCache? plans = null) =>
+        PlanFor(collection, pages, query, plans).Explain();
 
-    private static QueryPlan Plan(RawCollection collection, IPageReader pages, DocumentQuery query, Func<string, bool>? singleValuedPaths)
+    private static QueryPlan PlanFor(RawCollection collection, IPageReader pages, DocumentQuery query, QueryPlanCache? plans) =>
+        plans?.Get(collection, pages, query) ?? Plan(collection, pages, query, null);
+
+    internal static QueryPlan Plan(RawCollection collection, IPageReader pages, DocumentQuery query, Func<string, bool>? singleValuedPaths)
     {
         var indexes = PlanExecutor.DescribeIndexes(collection, pages);
         if (singleValuedPaths is null)

@@ -10,14 +10,27 @@ namespace BLite.Query;
 /// from one read snapshot held open while enumerating; inside one they are read up front under the
 /// transaction (so the caller may write while looping over them).
 /// </summary>
-internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProjectingQuerySource, IVectorQuerySource<T>
+internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProjectingQuerySource, IVectorQuerySource<T>, IReferenceResolvingSource
     where T : class
 {
     private readonly DocumentCollection<TId, T> _collection;
 
-    public TypedQuerySource(DocumentCollection<TId, T> collection) => _collection = collection;
+    private readonly QueryPlanCache _plans;
+    private readonly ConditionalWeakTable<IReadOnlyList<ValueExpression>, FieldProjection> _projections = new();
+    private readonly ConditionalWeakTable<IReadOnlyList<ValueExpression>, FieldProjection>.CreateValueCallback _createProjection;
+
+    public TypedQuerySource(DocumentCollection<TId, T> collection)
+    {
+        _collection = collection;
+        _plans = new QueryPlanCache(collection.IsSingleValuedPath);
+        _createProjection = values => new FieldProjection(values, collection.Documents.Database.Fields);
+    }
+
+    internal QueryPlanCache Plans => _plans;
 
     public IFieldPathResolver FieldPaths => _collection.FieldPaths;
+
+    public DocumentDbContext Context => _collection.Context;
 
     public IEnumerable<T> Execute(DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {
@@ -54,16 +67,16 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
     }
 
     public long Count(DocumentQuery query, IReadOnlyList<BsonValue> parameters) =>
-        _collection.Context.Read((Collection: _collection, Query: query, Parameters: parameters),
-            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Collection.IsSingleValuedPath));
+        _collection.Context.Read((Collection: _collection, Query: query, Parameters: parameters, Source: this),
+            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Source.Plans));
 
     public ValueTask<long> CountAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, CancellationToken cancellationToken) =>
-        new(_collection.Context.ReadAsync((Collection: _collection, Query: query, Parameters: parameters),
-            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Collection.IsSingleValuedPath), cancellationToken));
+        new(_collection.Context.ReadAsync((Collection: _collection, Query: query, Parameters: parameters, Source: this),
+            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Source.Plans), cancellationToken));
 
     public string Explain(DocumentQuery query) =>
-        _collection.Context.Read((Collection: _collection, Query: query),
-            static (pages, s) => CollectionQuerySource.Explain(s.Collection.Documents, pages, s.Query, s.Collection.IsSingleValuedPath));
+        _collection.Context.Read((Collection: _collection, Query: query, Source: this),
+            static (pages, s) => CollectionQuerySource.Explain(s.Collection.Documents, pages, s.Query, s.Source.Plans));
 
     public IEnumerable<BsonValue[]> ExecuteFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
     {
@@ -109,8 +122,8 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
 
     private IEnumerable<BsonValue[]> ReadFields(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
     {
-        var projection = new FieldProjection(values, _collection.Documents.Database.Fields);
-        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _collection.IsSingleValuedPath))
+        var projection = Projection(values);
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _plans))
         {
             var row = new BsonValue[values.Count];
             projection.Read(document.Span, row);
@@ -118,10 +131,17 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
         }
     }
 
+    /// <summary>
+    /// The reader of a cached projection shape, built once: its paths resolve names the dictionary
+    /// did not have yet on a later read (<see cref="CompiledPath"/>), and it keeps no per-read state.
+    /// </summary>
+    private FieldProjection Projection(IReadOnlyList<ValueExpression> values) =>
+        _projections.GetValue(values, _createProjection);
+
     private List<T> Materialize(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {
         var rows = new List<T>();
-        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _collection.IsSingleValuedPath))
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _plans))
         {
             rows.Add(_collection.Deserialize(document.Span));
         }
@@ -132,7 +152,7 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
     private IEnumerable<T> Stream(DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {
         using var read = _collection.Context.Database.BeginRead();
-        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, read, query, parameters, _collection.IsSingleValuedPath))
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, read, query, parameters, _plans))
         {
             yield return _collection.Deserialize(document.Span);
         }

@@ -36,6 +36,38 @@ public sealed class ContextQueryTests : IDisposable
     }
 
     [Fact]
+    public void A_lookup_by_id_through_LINQ_reads_one_document_and_honours_skip_take_and_other_conditions()
+    {
+        var order = _orders[17];
+        var id = order.Id;
+        var orders = _indexed.Orders.Query();
+
+        Assert.Equal(order.OrderNumber, orders.Where(o => o.Id == id).Select(o => o.OrderNumber).First());
+        Assert.Equal(new { order.Status, order.Total }, orders.Where(o => o.Id == id).Select(o => new { o.Status, o.Total }).Single());
+        Assert.Empty(orders.Where(o => o.Id == id).Skip(1).ToList());
+        Assert.Empty(orders.Where(o => o.Id == id).Take(0).ToList());
+        Assert.Empty(orders.Where(o => o.Id == id && o.Status != order.Status).ToList());
+        Assert.Empty(orders.Where(o => o.Id == Bson.ObjectId.NewObjectId()).ToList());
+        Assert.Equal([order.OrderNumber], orders.Where(o => o.Id == id && o.Total == order.Total).Select(o => o.OrderNumber).ToList());
+    }
+
+    [Fact]
+    public void Count_over_an_indexed_equality_counts_index_entries_and_equals_LINQ_to_objects()
+    {
+        foreach (var status in new[] { "shipped", "pending", "none" })
+        {
+            var query = _indexed.Orders.Query().Where(o => o.Status == status);
+            Assert.Contains("count: index entries only", query.Explain(), StringComparison.Ordinal);
+            Assert.Equal(_orders.Count(o => o.Status == status), query.Count());
+            Assert.Equal(_orders.Count(o => o.Status == status), _plain.Orders.Query().Count(o => o.Status == status));
+        }
+
+        var statuses = new[] { "shipped", "delivered" };
+        Assert.Equal(_orders.LongCount(o => statuses.Contains(o.Status)), _indexed.Orders.Query().LongCount(o => statuses.Contains(o.Status)));
+        Assert.Equal(Math.Min(7, _orders.Count(o => o.Status == "shipped") - 3), _indexed.Orders.Query().Where(o => o.Status == "shipped").Skip(3).Take(7).Count());
+    }
+
+    [Fact]
     public async Task Async_terminals_run_through_the_context()
     {
         var shipped = _orders.Where(o => o.Status == "shipped").OrderBy(o => o.PlacedAt).Select(o => o.OrderNumber).ToList();

@@ -74,10 +74,16 @@ internal static partial class PlanExecutor
     public static long Count(RawCollection collection, IPageReader pages, DocumentQuery query,
         IReadOnlyList<BsonValue>? parameters = null, QueryPlan? plan = null)
     {
+        plan ??= Plan(collection, pages, query);
         var execution = Prepare(collection, pages, query, parameters, plan);
         if (query.Filter is null && query.Skip is null && query.Take is null)
         {
             return collection.Count(pages);
+        }
+
+        if (TryCountIndexEntries(collection, pages, plan, parameters, execution.Skip, execution.Take, out var entries))
+        {
+            return entries;
         }
 
         var limit = Saturate(execution.Skip, execution.Take);

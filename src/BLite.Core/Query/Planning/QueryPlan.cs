@@ -73,6 +73,12 @@ internal sealed class QueryPlan
     /// <summary>A multikey index can yield one document several times.</summary>
     public bool NeedsDeduplication => Index?.MultiKey == true;
 
+    /// <summary>
+    /// Whether a count can walk the secondary index alone: its bounds express the whole filter
+    /// (no residual), so every entry in the runs is a match and no document needs reading.
+    /// </summary>
+    public bool CountsIndexEntries => Index is { IsPrimaryKey: false } && Residual is null && Bounds.Count > 0;
+
     /// <summary>The heuristic score the planner gave this plan (higher is better).</summary>
     public int Score { get; }
 
@@ -132,6 +138,10 @@ internal sealed class QueryPlan
         }
 
         text.Append("\n  residual: ").Append(Residual?.ToString() ?? "none");
+        if (CountsIndexEntries)
+        {
+            text.Append("\n  count: index entries only");
+        }
         if (Query.Sort.Count > 0)
         {
             text.Append("\n  sort: ").Append(NeedsSort ? "in memory by " + string.Join(", ", Query.Sort) : "none (index order)");

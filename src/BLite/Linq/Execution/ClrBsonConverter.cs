@@ -60,6 +60,7 @@ internal static class ClrBsonConverter
         BsonDocument document => document,
         BsonArray array => array,
         Enum e => FromEnum(e),
+        IDocumentReference reference => ToBsonValue(reference.BoxedId),
         IEnumerable sequence => ToBsonArray(sequence),
         _ => throw new NotSupportedException($"A query value of type {value.GetType().Name} has no BSON equivalent; compare fields with scalar values."),
     };

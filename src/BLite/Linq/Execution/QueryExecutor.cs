@@ -144,6 +144,8 @@ internal static class QueryExecutor
                 PostOperationKind.GroupBy => Group<TRoot>(rows, operation.Lambda!, values),
                 PostOperationKind.Distinct => rows.Distinct(),
                 PostOperationKind.SelectMany => Flatten(rows, operation.Lambda!, values),
+                PostOperationKind.Include => ReferenceIncluder.Include(rows, operation.Lambda!, values, operation.Missing,
+                    (source as IReferenceResolvingSource)?.Context ?? throw new NotSupportedException("Include needs a collection of a DocumentDbContext as the query source.")),
                 PostOperationKind.Skip => rows.Skip(checked((int)operation.Limit!.Resolve(values))),
                 _ => rows.Take(checked((int)operation.Limit!.Resolve(values))),
             };

@@ -147,7 +147,7 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
         };
 
         /// <summary>Constants that decide the translation itself and therefore belong to the shape.</summary>
-        internal static bool IsShapeConstant(object? value) => value is IQueryable or StringComparison;
+        internal static bool IsShapeConstant(object? value) => value is IQueryable or StringComparison or MissingReference;
 
         /// <summary>
         /// Comparer arguments (C# 14 binds <c>array.Contains(x)</c> to a MemoryExtensions overload

@@ -206,7 +206,8 @@ internal sealed partial class QueryTranslator
                 return false;
             }
 
-            if (!(member.Member.Name == "Value" && Nullable.GetUnderlyingType(member.Expression.Type) is not null))
+            if (!(member.Member.Name == "Value" && Nullable.GetUnderlyingType(member.Expression.Type) is not null)
+                && !(member.Member.Name == nameof(DocumentRef<int, object>.Id) && IsDocumentRef(member.Expression.Type)))
             {
                 members.Add(member);
             }
@@ -244,6 +245,9 @@ internal sealed partial class QueryTranslator
         path = FieldPath.FromSegments(segments);
         return true;
     }
+
+    /// <summary>A reference is stored as its id, so <c>o.Customer.Id</c> is the path of <c>o.Customer</c>.</summary>
+    private static bool IsDocumentRef(Type type) => type.IsGenericType && type.GetGenericTypeDefinition() == typeof(DocumentRef<,>);
 
     private static Expression StripConversions(Expression node)
     {

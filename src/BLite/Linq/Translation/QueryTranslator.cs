@@ -110,6 +110,17 @@ internal sealed partial class QueryTranslator
             return;
         }
 
+        if (expression is MethodCallExpression { Method.DeclaringType: var declaring } include && declaring == typeof(QueryableIncludeExtensions))
+        {
+            VisitSequence(include.Arguments[0]);
+            RequireStage(include, "Include", Stage.Source, Stage.Limited);
+            _post.Add(new PostOperation(PostOperationKind.Include, Lambda(include, 1), null)
+            {
+                Missing = (MissingReference)((ConstantExpression)include.Arguments[2]).Value!,
+            });
+            return;
+        }
+
         if (expression is not MethodCallExpression call
             || (call.Method.DeclaringType != typeof(Queryable) && call.Method.DeclaringType != typeof(VectorQueryableExtensions)))
         {

@@ -46,10 +46,17 @@ internal enum PostOperationKind
     SelectMany,
     Skip,
     Take,
+
+    /// <summary>Resolves the references the lambda reaches, batch by batch, on documents (before any Select).</summary>
+    Include,
 }
 
 /// <summary>A step run in memory on what the source returned: projections, grouping, and paging after grouping.</summary>
-internal sealed record PostOperation(PostOperationKind Kind, LambdaExpression? Lambda, LimitStep? Limit);
+internal sealed record PostOperation(PostOperationKind Kind, LambdaExpression? Lambda, LimitStep? Limit)
+{
+    /// <summary>For <see cref="PostOperationKind.Include"/>: what a dangling reference does.</summary>
+    public MissingReference Missing { get; init; }
+}
 
 /// <summary>
 /// The pushed-down form of a query's first in-memory step: the stored fields and computed values
