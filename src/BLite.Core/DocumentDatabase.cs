@@ -15,7 +15,7 @@ namespace BLite.Core;
 /// which lives on page 1 and pages reached from it and changes only inside write transactions,
 /// so it commits, rolls back and recovers with the data.
 /// </summary>
-public sealed partial class DocumentDatabase : IDisposable
+internal sealed partial class DocumentDatabase : IDisposable
 {
     private readonly ConcurrentDictionary<string, RawCollection> _collections = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, TransactionalBsonCollection> _bsonCollections = new(StringComparer.Ordinal);

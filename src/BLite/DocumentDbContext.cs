@@ -1,8 +1,6 @@
-using System.Collections.Concurrent;
 using BLite.Bson;
 using BLite.Core;
 using BLite.Core.Collections;
-using BLite.Schemaless;
 
 namespace BLite;
 
@@ -19,8 +17,8 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
 {
     private readonly ModelBuilder _model = new();
     private readonly List<TypedCollection> _collections = [];
-    private readonly ConcurrentDictionary<string, BsonDocumentCollection> _schemaless = new(StringComparer.Ordinal);
     private readonly DocumentDatabase? _database;
+    private readonly DatabaseFacade? _facade;
     private bool _disposed;
 
     /// <summary>A context without storage (mapping only) over a new, empty field dictionary.</summary>
@@ -68,6 +66,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
         try
         {
             FieldDictionary = _database.Fields;
+            _facade = new DatabaseFacade(this, options.InMemory ? null : System.IO.Path.GetFullPath(options.Path!));
             CreateCollections();
             EnsureSchema(_database);
         }
@@ -81,29 +80,28 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
     /// <summary>The database's field names and their ids, shared by every mapper of this context.</summary>
     public BsonFieldDictionary FieldDictionary { get; }
 
-    /// <summary>The engine-level database underneath (raw collections, Verify, statistics).</summary>
-    public DocumentDatabase Database
+    /// <summary>
+    /// The database underneath: its files, checkpoint, consistency check, statistics, backup,
+    /// health, and the schemaless collections (<see cref="DatabaseFacade.GetCollection"/>).
+    /// </summary>
+    public DatabaseFacade Database
     {
         get
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            return _database ?? throw new InvalidOperationException("This context was created for mapping only and has no database.");
+            return _facade ?? throw NoDatabase();
         }
     }
 
-    /// <summary>
-    /// A schemaless collection of <see cref="BsonDocument"/>s, with the same operations as the
-    /// typed collections and JSON filters. It takes part in the context's transactions.
-    /// </summary>
-    public BsonDocumentCollection GetCollection(string name)
+    /// <summary>The engine-level database, for this assembly, the CLI, tests and benchmarks.</summary>
+    internal DocumentDatabase Engine
     {
-        ArgumentException.ThrowIfNullOrEmpty(name);
-        var database = Database;
-        return _schemaless.GetOrAdd(name, static (n, state) => new BsonDocumentCollection(state.Context, state.Database.GetCollection(n)), (Context: this, Database: database));
+        get
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            return _database ?? throw NoDatabase();
+        }
     }
-
-    /// <summary>Forces a checkpoint: copies committed pages from the WAL into the database file.</summary>
-    public void Checkpoint() => Database.Checkpoint();
 
     /// <summary>
     /// Declares collection names and indexes. Called once, before the database is opened; the
@@ -169,6 +167,9 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
         Dispose();
         return ValueTask.CompletedTask;
     }
+
+    private static InvalidOperationException NoDatabase() =>
+        new("This context was created for mapping only and has no database.");
 
     private void EnsureSchema(DocumentDatabase database)
     {

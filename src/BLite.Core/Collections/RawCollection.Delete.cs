@@ -3,7 +3,7 @@ using BLite.Core.Storage;
 
 namespace BLite.Core.Collections;
 
-public sealed partial class RawCollection
+internal sealed partial class RawCollection
 {
     /// <summary>Removes the document with this encoded primary key; false when there is none.</summary>
     public bool Delete(IPageWriter pages, ReadOnlySpan<byte> primaryKey)

@@ -5,7 +5,7 @@ using BLite.Core.Storage;
 
 namespace BLite.Core.Collections;
 
-public sealed partial class RawCollection
+internal sealed partial class RawCollection
 {
     // A BTree is an immutable handle on a root that never moves, so point reads keep the last one
     // instead of allocating a handle per lookup; a dropped and re-created collection has a new root.

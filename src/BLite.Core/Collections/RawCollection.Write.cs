@@ -12,7 +12,7 @@ namespace BLite.Core.Collections;
 // Every write first computes and checks everything that can fail (malformed bytes, missing or
 // oversized keys, duplicate ids, unique violations) and only then writes, so a refused operation
 // leaves the transaction exactly as it was and the rest of the transaction can still commit.
-public sealed partial class RawCollection
+internal sealed partial class RawCollection
 {
     /// <summary>
     /// Stores a new document. Throws <see cref="BLiteUniqueConstraintException"/> (index

@@ -16,7 +16,7 @@ namespace BLite.Core.Collections;
 /// as the given transaction sees it, and a collection that does not exist yet is created by its
 /// first insert.
 /// </summary>
-public sealed partial class RawCollection
+internal sealed partial class RawCollection
 {
     private readonly DocumentDatabase _database;
 

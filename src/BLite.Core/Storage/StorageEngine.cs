@@ -66,6 +66,9 @@ internal sealed partial class StorageEngine : IDisposable
 
     internal ulong DatabaseId { get; }
 
+    /// <summary>The failure that made this engine refuse writes, or null while it accepts them.</summary>
+    internal Exception? WriteFailure => Volatile.Read(ref _failure);
+
     internal bool IsClosed
     {
         get

@@ -1,7 +1,7 @@
 namespace BLite.Core.Storage;
 
 /// <summary>Settings for <see cref="StorageEngine"/>. Validated when the engine opens.</summary>
-public sealed class StorageOptions
+internal sealed class StorageOptions
 {
     /// <summary>How far a commit travels before it returns. Default <see cref="Durability.Full"/>.</summary>
     public Durability Durability { get; set; } = Durability.Full;

@@ -4,7 +4,7 @@ using BLite.Core.Storage.Paging;
 
 namespace BLite.Core.Transactions;
 
-public sealed partial class WriteTransaction
+internal sealed partial class WriteTransaction
 {
     /// <summary>
     /// Makes every change durable (per the engine's <see cref="Durability"/>) and visible to new

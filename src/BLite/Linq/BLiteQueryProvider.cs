@@ -102,7 +102,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
         return _source.Explain(translated.Query);
     }
 
-    private async Task<List<TRoot>> Materialize(TranslatedQuery translated, Bson.BsonValue[] parameters, CancellationToken cancellationToken)
+    private async Task<List<TRoot>> Materialize(TranslatedQuery translated, BsonValue[] parameters, CancellationToken cancellationToken)
     {
         var rows = new List<TRoot>();
         await foreach (var document in _source.ExecuteAsync(translated.Query, parameters, cancellationToken).ConfigureAwait(false))

@@ -78,7 +78,7 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
 
     private IEnumerable<T> Stream(DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {
-        using var read = _collection.Context.Database.BeginRead();
+        using var read = _collection.Context.Engine.BeginRead();
         foreach (var document in CollectionQuerySource.Execute(_collection.Documents, read, query, parameters, _collection.IsSingleValuedPath))
         {
             yield return _collection.Deserialize(document.Span);

@@ -1,7 +1,7 @@
 using BLite.Bson;
 using BLite.Query;
 
-namespace BLite.Schemaless;
+namespace BLite;
 
 // Writes wait for the writer slot and the commit's flush without blocking a thread; reads run on
 // the page cache. Transaction rules are those of the synchronous operations.

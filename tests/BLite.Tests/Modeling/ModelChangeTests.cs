@@ -141,8 +141,8 @@ public sealed class ModelChangeTests : IDisposable
 
     private static List<string> IndexNames(DocumentDbContext context, string collection)
     {
-        using var read = context.Database.BeginRead();
-        return context.Database.GetRawCollection(collection).GetIndexes(read).Select(i => i.Name).Order(StringComparer.Ordinal).ToList();
+        using var read = context.Engine.BeginRead();
+        return context.Engine.GetRawCollection(collection).GetIndexes(read).Select(i => i.Name).Order(StringComparer.Ordinal).ToList();
     }
 
     [Fact]

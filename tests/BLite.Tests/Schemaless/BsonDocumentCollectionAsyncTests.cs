@@ -21,7 +21,7 @@ public sealed class BsonDocumentCollectionAsyncTests : IDisposable
     [Fact]
     public async Task Async_schemaless_operations_match_the_synchronous_ones()
     {
-        var events = _db.GetCollection("events");
+        var events = _db.Database.GetCollection("events");
         var doc = BsonDocument.Parse("""{ "kind": "info", "n": 1 }""");
 
         var id = await events.InsertAsync(doc);

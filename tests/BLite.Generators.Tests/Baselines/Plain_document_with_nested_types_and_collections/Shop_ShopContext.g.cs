@@ -10,7 +10,7 @@ partial class ShopContext
     protected override void CreateCollections()
     {
         base.CreateCollections();
-        this.Orders = this.CreateCollection<global::BLite.Bson.ObjectId, global::Shop.Order>(
+        this.Orders = this.CreateCollection<global::BLite.ObjectId, global::Shop.Order>(
             "Order",
             new global::Shop.OrderDocumentMapper(this.FieldDictionary));
     }
