@@ -1,6 +1,3 @@
-using BLite.Bson;
-using BLite.Linq;
-
 namespace BLite.Samples.QuickStart;
 
 /// <summary>The steps of the quick start, each printing what it does and what came back.</summary>

@@ -98,11 +98,6 @@ public sealed class DatabaseFacade
             throw new BLiteException($"Backup destination '{target}' already exists; BLite never overwrites a database with a backup. Choose a new path or delete the old file first.");
         }
 
-        if (string.Equals(target, Path, StringComparison.Ordinal))
-        {
-            throw new BLiteException($"Backup destination '{target}' is the database itself.");
-        }
-
         try
         {
             using var snapshot = engine.BeginRead();

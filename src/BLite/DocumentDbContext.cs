@@ -19,6 +19,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
     private readonly List<TypedCollection> _collections = [];
     private readonly DocumentDatabase? _database;
     private readonly DatabaseFacade? _facade;
+    private HashSet<string>? _existingCollections;
     private bool _disposed;
 
     /// <summary>A context without storage (mapping only) over a new, empty field dictionary.</summary>
@@ -125,7 +126,8 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
     {
         ArgumentNullException.ThrowIfNull(mapper);
         var entity = _model.Find<T>();
-        var collection = new DocumentCollection<TId, T>(this, entity?.CollectionName ?? defaultName, mapper, entity?.Indexes ?? [], entity?.IdConverter as Bson.Mapping.IdConverter<TId>);
+        var name = entity?.CollectionName ?? ExistingDefaultName(defaultName, mapper.CollectionName);
+        var collection = new DocumentCollection<TId, T>(this, name, mapper, entity?.Indexes ?? [], entity?.IdConverter as Bson.Mapping.IdConverter<TId>);
         _collections.Add(collection);
         return collection;
     }
@@ -166,6 +168,26 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
     {
         Dispose();
         return ValueTask.CompletedTask;
+    }
+
+    /// <summary>
+    /// The default name of a collection: its property's name (<paramref name="defaultName"/>), except
+    /// for a database created before that default, which holds the collection under the document
+    /// type's name (<paramref name="formerDefaultName"/>) and has nothing under the property's name.
+    /// That collection is kept and used as it is, so upgrading never orphans data; nothing is renamed.
+    /// </summary>
+    private string ExistingDefaultName(string defaultName, string formerDefaultName)
+    {
+        if (_database is null || string.Equals(defaultName, formerDefaultName, StringComparison.Ordinal))
+        {
+            return defaultName;
+        }
+
+        _existingCollections ??= new HashSet<string>(_database.GetCollectionNames(), StringComparer.Ordinal);
+        var formerIsFree = !_collections.Exists(c => string.Equals(c.Name, formerDefaultName, StringComparison.Ordinal));
+        return !_existingCollections.Contains(defaultName) && _existingCollections.Contains(formerDefaultName) && formerIsFree
+            ? formerDefaultName
+            : defaultName;
     }
 
     private static InvalidOperationException NoDatabase() =>

@@ -108,7 +108,7 @@ public sealed class ModelChangeTests : IDisposable
             Assert.Equal("unknown", old.Email);
 
             Assert.Equal(["by_email", "ix_Name"], IndexNames(v2, "people"));
-            Assert.Equal(["Note", "people"], v2.Database.GetCollectionNames());
+            Assert.Equal(["Notes", "people"], v2.Database.GetCollectionNames());
             old.Email = "ada@example.com";
             v2.People.Update(old);
             v2.People.Insert(new PersonV2 { Name = "Grace", Email = "grace@example.com" });

@@ -11,7 +11,7 @@ partial class ShopContext
     {
         base.CreateCollections();
         this.Orders = this.CreateCollection<global::BLite.ObjectId, global::Shop.Order>(
-            "Order",
+            "Orders",
             new global::Shop.OrderDocumentMapper(this.FieldDictionary));
     }
 }
