@@ -1,4 +1,5 @@
 using BLite.Core.Storage;
+using Microsoft.Extensions.Logging;
 
 namespace BLite;
 
@@ -23,6 +24,12 @@ public sealed class DocumentDbContextOptions
 
     /// <summary>The page cache's memory budget.</summary>
     public long CacheBudgetBytes { get; set; } = 64L * 1024 * 1024;
+
+    /// <summary>
+    /// Where BLite logs opening and recovery, checkpoints, slow commits, corruption and refused
+    /// writes (category <c>BLite</c>); null logs nothing. <c>AddBLite</c> sets the container's.
+    /// </summary>
+    public ILoggerFactory? LoggerFactory { get; set; }
 
     /// <summary>A context over a database that lives in memory only.</summary>
     public static DocumentDbContextOptions ForMemory() => new() { Durability = Durability.InMemory };
