@@ -31,6 +31,9 @@ public sealed class DocumentDbContextOptions
     /// </summary>
     public ILoggerFactory? LoggerFactory { get; set; }
 
+    /// <summary>A commit slower than this is logged as a warning (default one second).</summary>
+    public TimeSpan SlowCommitThreshold { get; set; } = TimeSpan.FromSeconds(1);
+
     /// <summary>A context over a database that lives in memory only.</summary>
     public static DocumentDbContextOptions ForMemory() => new() { Durability = Durability.InMemory };
 
@@ -41,5 +44,7 @@ public sealed class DocumentDbContextOptions
         Durability = Durability,
         PageSize = PageSize,
         CacheBudgetBytes = CacheBudgetBytes,
+        SlowCommitThreshold = SlowCommitThreshold,
+        Logger = LoggerFactory?.CreateLogger("BLite"),
     };
 }

@@ -1,3 +1,4 @@
+using BLite.Core.Diagnostics;
 using BLite.Bson;
 using BLite.Core.Collections.Catalog;
 using BLite.Core.Collections.Indexes;
@@ -24,9 +25,32 @@ internal sealed partial class RawCollection
     {
         _database = database;
         Name = name;
+        TelemetryTags = [new("db.system.name", BLiteTelemetry.SystemName), new("db.namespace", database.Storage.Path), new("db.collection.name", name)];
     }
 
     public string Name { get; }
+
+    /// <summary>Tags on this collection's measurements: the database's and <c>db.collection.name</c>.</summary>
+    internal KeyValuePair<string, object?>[] TelemetryTags { get; }
+
+    /// <summary>Counts one document returned (when <paramref name="found"/>), for <c>blite.documents.read</c>.</summary>
+    internal bool CountRead(bool found)
+    {
+        if (found && BLiteTelemetry.DocumentsRead.Enabled)
+        {
+            BLiteTelemetry.DocumentsRead.Add(1, TelemetryTags);
+        }
+
+        return found;
+    }
+
+    private void CountWritten()
+    {
+        if (BLiteTelemetry.DocumentsWritten.Enabled)
+        {
+            BLiteTelemetry.DocumentsWritten.Add(1, TelemetryTags);
+        }
+    }
 
     public DocumentDatabase Database => _database;
 

@@ -1,4 +1,6 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
+using BLite.Core.Diagnostics;
 using BLite.Core.Storage.Devices;
 using BLite.Core.Storage.Paging;
 using BLite.Core.Storage.Wal;
@@ -103,6 +105,8 @@ internal sealed partial class StorageEngine
 
     private static StorageEngine OpenCore(string path, IStorageDevice file, IStorageDevice walDevice, StorageOptions options)
     {
+        var started = Stopwatch.GetTimestamp();
+        using var activity = BLiteTelemetry.ActivitySource.StartActivity("open");
         var scan = WalScanner.Scan(walDevice, path);
         var recovering = scan.HeaderValid && scan.TransactionCount > 0;
 
@@ -141,6 +145,13 @@ internal sealed partial class StorageEngine
             }
 
             engine.CheckHeaderPage();
+            s_openEngines.TryAdd(engine, 0);
+            if (recovering)
+            {
+                engine.Log.Recovered(path, scan.TransactionCount, scan.CommittedFrames.Count);
+            }
+
+            engine.Log.DatabaseOpened(path, options.Durability, pageSize, Stopwatch.GetElapsedTime(started).TotalMilliseconds);
             return engine;
         }
         catch (IOException exception)

@@ -1,3 +1,4 @@
+using BLite.Core.Diagnostics;
 using BLite.Core.Storage.Paging;
 
 namespace BLite.Core.Storage;
@@ -24,6 +25,11 @@ internal sealed partial class StorageEngine
                 if (version?.Image is { } cached)
                 {
                     _pages.Touch(version);
+                    if (BLiteTelemetry.PageCacheHits.Enabled)
+                    {
+                        BLiteTelemetry.PageCacheHits.Add(1, TelemetryTags);
+                    }
+
                     return cached;
                 }
 
@@ -31,6 +37,11 @@ internal sealed partial class StorageEngine
                 location = fromWal ? version!.WalOffset : (long)pageId * PageSize;
                 fileEpoch = _fileEpoch;
                 walEpoch = _walEpoch;
+            }
+
+            if (BLiteTelemetry.PageCacheMisses.Enabled)
+            {
+                BLiteTelemetry.PageCacheMisses.Add(1, TelemetryTags);
             }
 
             var image = new byte[PageSize];

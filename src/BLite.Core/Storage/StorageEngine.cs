@@ -1,9 +1,13 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
 using System.Runtime.InteropServices;
 using BLite.Core.Diagnostics;
 using BLite.Core.Storage.Devices;
 using BLite.Core.Storage.Paging;
 using BLite.Core.Storage.Wal;
 using BLite.Core.Transactions;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace BLite.Core.Storage;
 
@@ -29,6 +33,7 @@ internal sealed partial class StorageEngine : IDisposable
     private readonly Dictionary<long, int> _readers = [];
     private readonly HashSet<uint> _walPages = [];
     private readonly List<IPageOwnershipSource> _ownershipSources = [];
+    private static readonly ConcurrentDictionary<StorageEngine, byte> s_openEngines = new();
     private long _publishedSeq;
     private long _writtenSeq;
     private long _filePageCount;
@@ -50,7 +55,15 @@ internal sealed partial class StorageEngine : IDisposable
         _pages = new PageTable(pageSize, options.CacheBudgetBytes);
         _wal = new WriteAheadLog(wal, pageSize, databaseId, options.Durability == Durability.Full ? options.WalCheckpointThresholdBytes : 0);
         _filePageCount = file.Length / pageSize;
+        Log = options.Logger ?? NullLogger.Instance;
+        TelemetryTags = [new("db.system.name", BLiteTelemetry.SystemName), new("db.namespace", path)];
     }
+
+    /// <summary>The engine's logger (a no-op one when none was configured).</summary>
+    internal ILogger Log { get; }
+
+    /// <summary>Tags on every measurement of this database: <c>db.system.name</c> and <c>db.namespace</c> (its path).</summary>
+    internal KeyValuePair<string, object?>[] TelemetryTags { get; }
 
     /// <summary>The database file's path (or the in-memory label).</summary>
     public string Path { get; }
@@ -150,6 +163,24 @@ internal sealed partial class StorageEngine : IDisposable
 
         using var snapshot = BeginRead();
         return ConsistencyChecker.Check(this, snapshot, sources, requireEveryPageOwned);
+    }
+
+    /// <summary>The engines open in this process, for the observable gauges.</summary>
+    internal static ICollection<StorageEngine> OpenEngines() => s_openEngines.Keys;
+
+    /// <summary>Counts a finished commit and logs it when slower than the configured threshold.</summary>
+    internal void RecordCommit(long startedTimestamp)
+    {
+        var elapsed = Stopwatch.GetElapsedTime(startedTimestamp);
+        if (BLiteTelemetry.CommitDuration.Enabled)
+        {
+            BLiteTelemetry.CommitDuration.Record(elapsed.TotalSeconds, TelemetryTags);
+        }
+
+        if (elapsed > Options.SlowCommitThreshold)
+        {
+            Log.SlowCommit(Path, elapsed.TotalMilliseconds, Options.SlowCommitThreshold.TotalMilliseconds);
+        }
     }
 
     /// <summary>Memory, WAL and activity figures at this instant.</summary>
@@ -291,8 +322,10 @@ internal sealed partial class StorageEngine : IDisposable
             _disposed = true;
         }
 
+        s_openEngines.TryRemove(this, out _);
         _walDevice.Dispose();
         _file.Dispose();
+        Log.DatabaseClosed(Path);
     }
 
     private void ThrowIfDisposed()
@@ -318,5 +351,18 @@ internal sealed partial class StorageEngine : IDisposable
         throw new BLiteException($"Database '{Path}' refuses writes after an earlier failure ({failure.Message}); reopen it to recover from the write-ahead log.", failure);
 
     /// <summary>Marks the engine unwritable after an I/O failure or detected corruption. Call under _sync or before publishing.</summary>
-    private void Fail(Exception failure) => Interlocked.CompareExchange(ref _failure, failure, null);
+    private void Fail(Exception failure)
+    {
+        if (Interlocked.CompareExchange(ref _failure, failure, null) is not null)
+        {
+            return;
+        }
+
+        if (failure is BLiteCorruptionException corruption)
+        {
+            Log.CorruptionDetected(Path, corruption.Message, corruption);
+        }
+
+        Log.WritesRefused(Path, failure.Message, failure);
+    }
 }

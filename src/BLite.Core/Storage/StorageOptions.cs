@@ -1,3 +1,5 @@
+using Microsoft.Extensions.Logging;
+
 namespace BLite.Core.Storage;
 
 /// <summary>Settings for <see cref="StorageEngine"/>. Validated when the engine opens.</summary>
@@ -24,6 +26,12 @@ internal sealed class StorageOptions
     /// </summary>
     public long WalCheckpointThresholdBytes { get; set; } = 16L * 1024 * 1024;
 
+    /// <summary>Where the engine logs (open, recovery, checkpoints, slow commits, failures); null logs nothing.</summary>
+    public ILogger? Logger { get; set; }
+
+    /// <summary>A commit slower than this is logged as a warning (default one second).</summary>
+    public TimeSpan SlowCommitThreshold { get; set; } = TimeSpan.FromSeconds(1);
+
     internal StorageOptions Validated()
     {
         if (!Enum.IsDefined(Durability))
@@ -38,12 +46,15 @@ internal sealed class StorageOptions
 
         ArgumentOutOfRangeException.ThrowIfNegative(CacheBudgetBytes, nameof(CacheBudgetBytes));
         ArgumentOutOfRangeException.ThrowIfLessThan(WalCheckpointThresholdBytes, PageSize, nameof(WalCheckpointThresholdBytes));
+        ArgumentOutOfRangeException.ThrowIfLessThan(SlowCommitThreshold, TimeSpan.Zero, nameof(SlowCommitThreshold));
         return new StorageOptions
         {
             Durability = Durability,
             PageSize = PageSize,
             CacheBudgetBytes = CacheBudgetBytes,
             WalCheckpointThresholdBytes = WalCheckpointThresholdBytes,
+            Logger = Logger,
+            SlowCommitThreshold = SlowCommitThreshold,
         };
     }
 }

@@ -1,4 +1,6 @@
 using System.Buffers;
+using System.Diagnostics;
+using BLite.Core.Diagnostics;
 using BLite.Core.Storage;
 using BLite.Core.Storage.Paging;
 
@@ -21,6 +23,7 @@ internal sealed partial class WriteTransaction
     // already completed when Commit reads its result.
     private async ValueTask CommitCore(bool synchronous, CancellationToken cancellationToken)
     {
+        var started = Stopwatch.GetTimestamp();
         var lsn = AppendToLog(out var checkpointDue);
         try
         {
@@ -42,6 +45,7 @@ internal sealed partial class WriteTransaction
             }
 
             _state = TransactionState.Committed;
+            _engine.RecordCommit(started);
         }
         catch
         {
