@@ -17,6 +17,7 @@ namespace BLite.Core;
 /// </summary>
 internal sealed partial class DocumentDatabase : IDisposable
 {
+    private static readonly ConcurrentDictionary<DocumentDatabase, byte> s_open = new();
     private readonly ConcurrentDictionary<string, RawCollection> _collections = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, TransactionalBsonCollection> _bsonCollections = new(StringComparer.Ordinal);
     private bool _disposed;
@@ -29,6 +30,12 @@ internal sealed partial class DocumentDatabase : IDisposable
         MaxKeySize = BTree.GetMaxKeySize(pagePayloadSize);
         storage.AddOwnershipSource(new CollectionPageOwnership(this));
     }
+
+    /// <summary>The databases open in this process, for the observable instruments.</summary>
+    internal static ICollection<DocumentDatabase> OpenDatabases() => s_open.Keys;
+
+    /// <summary>The collection handles made so far (each counts its documents read and written).</summary>
+    internal ICollection<RawCollection> CollectionHandles => _collections.Values;
 
     /// <summary>The engine underneath, for transactions, checkpoints and storage-level checks.</summary>
     internal StorageEngine Storage { get; }
@@ -163,6 +170,7 @@ internal sealed partial class DocumentDatabase : IDisposable
         }
 
         _disposed = true;
+        s_open.TryRemove(this, out _);
         Storage.Dispose();
     }
 
@@ -178,6 +186,7 @@ internal sealed partial class DocumentDatabase : IDisposable
                 write.Commit();
             }
 
+            s_open.TryAdd(database, 0);
             return database;
         }
         catch

@@ -20,6 +20,8 @@ namespace BLite.Core.Collections;
 internal sealed partial class RawCollection
 {
     private readonly DocumentDatabase _database;
+    private long _documentsRead;
+    private long _documentsWritten;
 
     internal RawCollection(DocumentDatabase database, string name)
     {
@@ -33,24 +35,24 @@ internal sealed partial class RawCollection
     /// <summary>Tags on this collection's measurements: the database's and <c>db.collection.name</c>.</summary>
     internal KeyValuePair<string, object?>[] TelemetryTags { get; }
 
-    /// <summary>Counts one document returned (when <paramref name="found"/>), for <c>blite.documents.read</c>.</summary>
+    /// <summary>Documents returned by lookups and queries since this handle was made (for <c>blite.documents.read</c>).</summary>
+    internal long DocumentsRead => Interlocked.Read(ref _documentsRead);
+
+    /// <summary>Documents inserted, updated or deleted since this handle was made (for <c>blite.documents.written</c>).</summary>
+    internal long DocumentsWritten => Interlocked.Read(ref _documentsWritten);
+
+    /// <summary>Counts one document returned (when <paramref name="found"/>).</summary>
     internal bool CountRead(bool found)
     {
-        if (found && BLiteTelemetry.DocumentsRead.Enabled)
+        if (found)
         {
-            BLiteTelemetry.DocumentsRead.Add(1, TelemetryTags);
+            Interlocked.Increment(ref _documentsRead);
         }
 
         return found;
     }
 
-    private void CountWritten()
-    {
-        if (BLiteTelemetry.DocumentsWritten.Enabled)
-        {
-            BLiteTelemetry.DocumentsWritten.Add(1, TelemetryTags);
-        }
-    }
+    private void CountWritten() => Interlocked.Increment(ref _documentsWritten);
 
     public DocumentDatabase Database => _database;
 

@@ -7,8 +7,8 @@ namespace BLite.Core.Diagnostics;
 /// BLite's meter and activity source, both named <see cref="Name"/>. Names follow the OpenTelemetry
 /// semantic conventions for databases where one applies (<c>db.system.name</c>, <c>db.namespace</c>,
 /// <c>db.collection.name</c>, <c>db.operation.name</c>); engine-specific figures are under
-/// <c>blite.*</c>. Every recording site checks the instrument's <c>Enabled</c> first, so with no
-/// listener the cost is one field read.
+/// <c>blite.*</c>. Per-operation figures are counted in plain fields and published by observable
+/// instruments; per-commit histograms check <c>Enabled</c> first, so with no listener the cost is one field read.
 /// </summary>
 internal static class BLiteTelemetry
 {
@@ -24,8 +24,6 @@ internal static class BLiteTelemetry
 
     public static readonly ActivitySource ActivitySource = new(Name, typeof(BLiteTelemetry).Assembly.GetName().Version?.ToString());
 
-    public static readonly Counter<long> Commits = Meter.CreateCounter<long>("blite.commits", "{commit}", "Transactions committed to the write-ahead log.");
-
     public static readonly Histogram<double> CommitDuration = Meter.CreateHistogram<double>("blite.commit.duration", "s", "Time from Commit() to the commit being durable and visible.",
         advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = LatencyBuckets });
 
@@ -36,27 +34,42 @@ internal static class BLiteTelemetry
 
     public static readonly Histogram<double> CheckpointDuration = Meter.CreateHistogram<double>("blite.checkpoint.duration", "s", "Duration of a checkpoint (write-ahead log copied into the database file).");
 
-    public static readonly Counter<long> PageCacheHits = Meter.CreateCounter<long>("blite.page_cache.hits", "{page}", "Page reads served from the page cache.");
-
-    public static readonly Counter<long> PageCacheMisses = Meter.CreateCounter<long>("blite.page_cache.misses", "{page}", "Page reads that went to the database file or the write-ahead log.");
-
-    public static readonly Counter<long> DocumentsRead = Meter.CreateCounter<long>("blite.documents.read", "{document}", "Documents returned by lookups and queries, per collection.");
-
-    public static readonly Counter<long> DocumentsWritten = Meter.CreateCounter<long>("blite.documents.written", "{document}", "Documents inserted, updated or deleted, per collection.");
-
     public static readonly Counter<long> Queries = Meter.CreateCounter<long>("blite.queries", "{query}", "Queries executed, per collection and plan kind (blite.query.plan: index or scan).");
 
     static BLiteTelemetry()
     {
-        Meter.CreateObservableGauge("blite.page_cache.size", static () => Observe(static s => s.CachedBytes), "By", "Bytes of page images held in the page cache.");
-        Meter.CreateObservableGauge("blite.wal.size", static () => Observe(static s => s.WalBytes), "By", "Bytes of the current write-ahead log generation.");
+        // Figures counted on every operation are plain fields read when a listener collects, so the
+        // hot path pays an increment, never an instrument call.
+        Meter.CreateObservableCounter("blite.commits", static () => OfEngines(static e => e.GetStatistics().Commits), "{commit}", "Transactions committed to the write-ahead log.");
+        Meter.CreateObservableCounter("blite.page_cache.hits", static () => OfEngines(static e => e.CacheHits), "{page}", "Page reads served from the page cache.");
+        Meter.CreateObservableCounter("blite.page_cache.misses", static () => OfEngines(static e => e.CacheMisses), "{page}", "Page reads that went to the database file or the write-ahead log.");
+        Meter.CreateObservableGauge("blite.page_cache.size", static () => OfEngines(static e => e.GetStatistics().CachedBytes), "By", "Bytes of page images held in the page cache.");
+        Meter.CreateObservableGauge("blite.wal.size", static () => OfEngines(static e => e.GetStatistics().WalBytes), "By", "Bytes of the current write-ahead log generation.");
+        Meter.CreateObservableCounter("blite.documents.read", static () => OfCollections(static c => c.DocumentsRead), "{document}", "Documents returned by lookups and queries, per collection.");
+        Meter.CreateObservableCounter("blite.documents.written", static () => OfCollections(static c => c.DocumentsWritten), "{document}", "Documents inserted, updated or deleted, per collection.");
     }
 
-    private static IEnumerable<Measurement<long>> Observe(Func<StorageStatistics, long> figure)
+    /// <summary>Runs the static constructor, which publishes the observable instruments; called on open.</summary>
+    public static void EnsurePublished()
+    {
+    }
+
+    private static IEnumerable<Measurement<long>> OfEngines(Func<Storage.StorageEngine, long> figure)
     {
         foreach (var engine in Storage.StorageEngine.OpenEngines())
         {
-            yield return new Measurement<long>(figure(engine.GetStatistics()), engine.TelemetryTags);
+            yield return new Measurement<long>(figure(engine), engine.TelemetryTags);
+        }
+    }
+
+    private static IEnumerable<Measurement<long>> OfCollections(Func<Collections.RawCollection, long> figure)
+    {
+        foreach (var database in DocumentDatabase.OpenDatabases())
+        {
+            foreach (var collection in database.CollectionHandles)
+            {
+                yield return new Measurement<long>(figure(collection), collection.TelemetryTags);
+            }
         }
     }
 }

@@ -62,10 +62,6 @@ internal sealed partial class StorageEngine
                 _writtenLsn += appended;
                 _writtenFrames = _wal.FrameCount;
                 _commits++;
-                if (BLiteTelemetry.Commits.Enabled)
-                {
-                    BLiteTelemetry.Commits.Add(1, TelemetryTags);
-                }
                 if (Options.Durability == Durability.Full)
                 {
                     _unpublished.Enqueue((_writtenLsn, seq));

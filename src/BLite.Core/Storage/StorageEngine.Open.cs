@@ -106,6 +106,7 @@ internal sealed partial class StorageEngine
     private static StorageEngine OpenCore(string path, IStorageDevice file, IStorageDevice walDevice, StorageOptions options)
     {
         var started = Stopwatch.GetTimestamp();
+        BLiteTelemetry.EnsurePublished();
         using var activity = BLiteTelemetry.ActivitySource.StartActivity("open");
         var scan = WalScanner.Scan(walDevice, path);
         var recovering = scan.HeaderValid && scan.TransactionCount > 0;

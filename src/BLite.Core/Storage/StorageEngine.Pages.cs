@@ -1,4 +1,3 @@
-using BLite.Core.Diagnostics;
 using BLite.Core.Storage.Paging;
 
 namespace BLite.Core.Storage;
@@ -25,11 +24,7 @@ internal sealed partial class StorageEngine
                 if (version?.Image is { } cached)
                 {
                     _pages.Touch(version);
-                    if (BLiteTelemetry.PageCacheHits.Enabled)
-                    {
-                        BLiteTelemetry.PageCacheHits.Add(1, TelemetryTags);
-                    }
-
+                    _cacheHits++;
                     return cached;
                 }
 
@@ -39,11 +34,7 @@ internal sealed partial class StorageEngine
                 walEpoch = _walEpoch;
             }
 
-            if (BLiteTelemetry.PageCacheMisses.Enabled)
-            {
-                BLiteTelemetry.PageCacheMisses.Add(1, TelemetryTags);
-            }
-
+            Interlocked.Increment(ref _cacheMisses);
             var image = new byte[PageSize];
             var intact = TryReadImage(fromWal, location, pageId, image);
 

@@ -40,6 +40,8 @@ internal sealed partial class StorageEngine : IDisposable
     private long _fileEpoch;
     private long _walEpoch;
     private long _checkpoints;
+    private long _cacheHits;
+    private long _cacheMisses;
     private long _commits;
     private Exception? _failure;
     private bool _disposed;
@@ -165,7 +167,13 @@ internal sealed partial class StorageEngine : IDisposable
         return ConsistencyChecker.Check(this, snapshot, sources, requireEveryPageOwned);
     }
 
-    /// <summary>The engines open in this process, for the observable gauges.</summary>
+    /// <summary>Page reads served from the cache since open (counted under the engine's lock).</summary>
+    internal long CacheHits => Volatile.Read(ref _cacheHits);
+
+    /// <summary>Page reads that went to the file or the WAL since open.</summary>
+    internal long CacheMisses => Interlocked.Read(ref _cacheMisses);
+
+    /// <summary>The engines open in this process, for the observable instruments.</summary>
     internal static ICollection<StorageEngine> OpenEngines() => s_openEngines.Keys;
 
     /// <summary>Counts a finished commit and logs it when slower than the configured threshold.</summary>

@@ -45,7 +45,8 @@ public sealed class MetricsTests : IDisposable
         using (var db = new ShopContext(_path))
         {
             // Creating the file and its schema commits too; count from here.
-            var commitsAtOpen = Sum("blite.commits");
+            _listener.RecordObservableInstruments();
+            var commitsAtOpen = Latest("blite.commits");
             var timedAtOpen = Of("blite.commit.duration").Count;
             var groupedAtOpen = Sum("blite.commit.group.size");
             db.Orders.InsertMany(orders);
@@ -56,25 +57,26 @@ public sealed class MetricsTests : IDisposable
             db.Database.Checkpoint();
             _listener.RecordObservableInstruments();
 
-            Assert.Equal(commitsAtOpen + 2, Sum("blite.commits"));
+            Assert.Equal(commitsAtOpen + 2, Latest("blite.commits"));
             Assert.Equal(timedAtOpen + 2, Of("blite.commit.duration").Count);
             Assert.All(Of("blite.commit.duration"), m => Assert.InRange(m.Value, 0, 60));
             Assert.NotEmpty(Of("blite.wal.fsync.duration"));
             Assert.Equal(groupedAtOpen + 2, Sum("blite.commit.group.size"));
-            Assert.True(Sum("blite.page_cache.hits") > 0);
+            Assert.True(Latest("blite.page_cache.hits") > 0);
             Assert.NotEmpty(Of("blite.checkpoint.duration"));
-            Assert.Equal(31, Sum("blite.documents.written", "orders"));
-            Assert.Equal(1 + shipped.Count + all.Count, Sum("blite.documents.read", "orders"));
+            Assert.Equal(31, Latest("blite.documents.written", "orders"));
+            Assert.Equal(1 + shipped.Count + all.Count, Latest("blite.documents.read", "orders"));
             Assert.Contains(Of("blite.queries", "orders"), m => Equals(m.Tags["blite.query.plan"], "index"));
             Assert.Contains(Of("blite.queries", "orders"), m => Equals(m.Tags["blite.query.plan"], "scan"));
-            Assert.True(Of("blite.page_cache.size").Single().Value > 0);
-            Assert.Single(Of("blite.wal.size"));
+            Assert.True(Latest("blite.page_cache.size") > 0);
+            Assert.True(Latest("blite.wal.size") >= 0);
         }
 
-        // Reopening reads pages from the file: misses, then hits.
+        // Reopening reads pages from the file: misses.
         using var reopened = new ShopContext(_path);
         Assert.Equal(31, reopened.Orders.Count());
-        Assert.True(Sum("blite.page_cache.misses") > 0);
+        _listener.RecordObservableInstruments();
+        Assert.True(Latest("blite.page_cache.misses") > 0);
     }
 
     [Fact]
@@ -119,6 +121,9 @@ public sealed class MetricsTests : IDisposable
         _measurements.Where(m => m.Name == name && (collection is null || Equals(m.Tags.GetValueOrDefault("db.collection.name"), collection))).ToList();
 
     private double Sum(string name, string? collection = null) => Of(name, collection).Sum(m => m.Value);
+
+    /// <summary>The last value an observable instrument reported (they report totals since open).</summary>
+    private double Latest(string name, string? collection = null) => Of(name, collection)[^1].Value;
 
     private sealed record Recorded(string Name, double Value, Dictionary<string, object?> Tags);
 }
