@@ -86,25 +86,13 @@ internal sealed partial class RawCollection
     /// The encoded primary key of a document (its <c>_id</c> through the order-preserving key
     /// encoding; a composite <c>_id</c> document becomes a composite key).
     /// </summary>
-    public byte[] GetPrimaryKey(ReadOnlySpan<byte> document)
-    {
-        return ReadPrimaryKey(document);
-    }
+    public byte[] GetPrimaryKey(ReadOnlySpan<byte> document) =>
+        IndexKeyCodec.EncodePrimaryKey(document, FindId(document), _database.MaxKeySize);
 
     internal CollectionInfo? Resolve(IPageReader pages) => _database.Catalog.GetSnapshot(pages).Find(Name);
 
     internal CollectionInfo ResolveOrCreate(IPageWriter pages) =>
         Resolve(pages) ?? _database.Catalog.CreateCollection(pages, Name);
-
-    private byte[] ReadPrimaryKey(ReadOnlySpan<byte> document)
-    {
-        if (!FieldValueExtractor.TryFindTopLevel(document, 0, out var id))
-        {
-            throw new BLiteException($"A document stored in collection '{Name}' needs an _id field.");
-        }
-
-        return IndexKeyCodec.EncodePrimaryKey(document, id, _database.MaxKeySize);
-    }
 
     private int MaxFieldKeyLength(ReadOnlySpan<byte> primaryKey) => _database.MaxKeySize - primaryKey.Length;
 

@@ -21,14 +21,15 @@ internal static class ContextParser
     public static ContextResult? Parse(GeneratorSyntaxContext context, CancellationToken cancellationToken)
     {
         var declaration = (ClassDeclarationSyntax)context.Node;
-        if (context.SemanticModel.GetDeclaredSymbol(declaration, cancellationToken) is not INamedTypeSymbol type
+        var known = KnownTypes.For(context.SemanticModel.Compilation);
+        if (known.DbContext is null
+            || context.SemanticModel.GetDeclaredSymbol(declaration, cancellationToken) is not INamedTypeSymbol type
             || type.IsAbstract)
         {
             return null;
         }
 
-        var known = new KnownTypes(context.SemanticModel.Compilation);
-        if (known.DbContext is null || !DerivesFrom(type, known.DbContext)
+        if (!DerivesFrom(type, known.DbContext)
             || type.DeclaringSyntaxReferences[0].GetSyntax(cancellationToken) != declaration)
         {
             return null;
