@@ -58,6 +58,10 @@ internal sealed partial class DocumentDatabase : IDisposable
         return Create(StorageEngine.Open(path, options ?? new StorageOptions()), collections);
     }
 
+    /// <summary>A database over an engine opened by the caller (for example on fault-injecting devices); it owns the engine from here on.</summary>
+    internal static DocumentDatabase Open(StorageEngine storage, IEnumerable<CollectionDefinition>? collections = null) =>
+        Create(storage, collections);
+
     /// <summary>A database that lives in memory only (tests, caches).</summary>
     public static DocumentDatabase OpenInMemory(StorageOptions? options = null, IEnumerable<CollectionDefinition>? collections = null) =>
         Create(StorageEngine.OpenInMemory(options ?? new StorageOptions()), collections);
@@ -179,7 +183,9 @@ internal sealed partial class DocumentDatabase : IDisposable
         try
         {
             var database = new DocumentDatabase(storage);
-            if (collections is not null)
+            // A read-only database reads the collections and indexes that exist; declared ones
+            // that are missing read as empty rather than being created.
+            if (collections is not null && !storage.Options.ReadOnly)
             {
                 using var write = storage.BeginWrite();
                 database.EnsureSchema(write, collections);
@@ -202,6 +208,11 @@ internal sealed partial class DocumentDatabase : IDisposable
         using (var read = storage.BeginRead())
         {
             initialised = CatalogStore.IsInitialised(read);
+        }
+
+        if (!initialised && storage.Options.ReadOnly)
+        {
+            throw new BLiteException($"Database '{storage.Path}' has no collection catalog yet (it was never opened as a document database), and a read-only open cannot create one.");
         }
 
         if (!initialised)

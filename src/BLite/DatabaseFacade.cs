@@ -34,13 +34,21 @@ public sealed class DatabaseFacade
     public int PageSize => Engine.Storage.PageSize;
 
     /// <summary>
-    /// False once the database refuses writes after an I/O failure or detected corruption (reads
-    /// still work; reopening recovers from the write-ahead log). See <see cref="WriteRefusalReason"/>.
+    /// False when the database was opened read-only, or once it refuses writes after an I/O
+    /// failure or detected corruption (reads still work; reopening recovers from the write-ahead
+    /// log). See <see cref="WriteRefusalReason"/>.
     /// </summary>
-    public bool AcceptsWrites => Engine.Storage.WriteFailure is null;
+    public bool AcceptsWrites => WriteRefusalReason is null;
 
     /// <summary>Why the database refuses writes, or null while it accepts them.</summary>
-    public string? WriteRefusalReason => Engine.Storage.WriteFailure?.Message;
+    public string? WriteRefusalReason
+    {
+        get
+        {
+            var storage = Engine.Storage;
+            return storage.WriteFailure?.Message ?? (storage.Options.ReadOnly ? "the database was opened read-only" : null);
+        }
+    }
 
     /// <summary>
     /// A schemaless collection of <see cref="BsonDocument"/>s with the same operations as the typed

@@ -52,7 +52,11 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
     protected DocumentDbContext(DocumentDbContextOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        if (!options.InMemory)
+        if (options.OpenStorage is not null)
+        {
+            // The engine comes from the caller (tests); there is no path to check.
+        }
+        else if (!options.InMemory)
         {
             ArgumentException.ThrowIfNullOrEmpty(options.Path, "options.Path");
         }
@@ -63,11 +67,13 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
 
         OnModelCreating(_model);
         var storage = options.ToStorageOptions();
-        _database = options.InMemory ? DocumentDatabase.OpenInMemory(storage) : DocumentDatabase.Open(options.Path!, storage);
+        _database = options.OpenStorage is { } open ? DocumentDatabase.Open(open(storage))
+            : options.InMemory ? DocumentDatabase.OpenInMemory(storage)
+            : DocumentDatabase.Open(options.Path!, storage);
         try
         {
             FieldDictionary = _database.Fields;
-            _facade = new DatabaseFacade(this, options.InMemory ? null : System.IO.Path.GetFullPath(options.Path!));
+            _facade = new DatabaseFacade(this, _database.Storage.Options.Durability == Durability.InMemory ? null : _database.Storage.Path);
             CreateCollections();
             EnsureSchema(_database);
         }
@@ -195,7 +201,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
 
     private void EnsureSchema(DocumentDatabase database)
     {
-        if (_collections.Count == 0)
+        if (_collections.Count == 0 || database.Storage.Options.ReadOnly)
         {
             return;
         }

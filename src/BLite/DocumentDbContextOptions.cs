@@ -34,10 +34,22 @@ public sealed class DocumentDbContextOptions
     /// <summary>A commit slower than this is logged as a warning (default one second).</summary>
     public TimeSpan SlowCommitThreshold { get; set; } = TimeSpan.FromSeconds(1);
 
+    /// <summary>
+    /// Open an existing database for reading only: no lock is taken and nothing is written, so it
+    /// works on read-only files and on a database another process holds open. Declared
+    /// collections and indexes that are missing are not created (they read as empty); every
+    /// write, transaction or checkpoint throws <see cref="BLiteException"/>. Not valid with
+    /// <see cref="Durability.InMemory"/>.
+    /// </summary>
+    public bool ReadOnly { get; set; }
+
     /// <summary>A context over a database that lives in memory only.</summary>
     public static DocumentDbContextOptions ForMemory() => new() { Durability = Durability.InMemory };
 
     internal bool InMemory => Durability == Durability.InMemory;
+
+    /// <summary>Opens the engine instead of the path (tests put the context on fault-injecting devices with it).</summary>
+    internal Func<StorageOptions, StorageEngine>? OpenStorage { get; set; }
 
     internal StorageOptions ToStorageOptions() => new()
     {
@@ -46,5 +58,6 @@ public sealed class DocumentDbContextOptions
         CacheBudgetBytes = CacheBudgetBytes,
         SlowCommitThreshold = SlowCommitThreshold,
         Logger = LoggerFactory?.CreateLogger("BLite"),
+        ReadOnly = ReadOnly,
     };
 }

@@ -23,6 +23,7 @@ public class FuzzTests
         [
             SampleDocuments.EveryType().ToBytes(dictionary),
             SampleDocuments.Order(1).ToBytes(dictionary),
+            SampleDocuments.MongoTypes().ToBytes(dictionary),
             SampleDocuments.Order(2).ToBytes(dictionary),
             NestedArrays(40).ToBytes(dictionary),
         ];
@@ -60,6 +61,7 @@ public class FuzzTests
             SampleDocuments.EveryType().ToJson(),
             SampleDocuments.EveryType().ToJson(BsonJsonMode.Canonical),
             SampleDocuments.Order(3).ToJson(),
+            SampleDocuments.MongoTypes().ToJson(BsonJsonMode.Canonical),
             NestedArrays(40).ToJson(),
         ];
         const string alphabet = "{}[]\":,\\$.-+eE0123456789abcdefnultrADZ é😀\u0000\uD800";
@@ -191,7 +193,13 @@ public class FuzzTests
                 reader.ReadUInt64();
                 break;
             case BsonType.Decimal128:
-                reader.ReadDecimal();
+                reader.ReadDecimal128();
+                break;
+            case BsonType.Regex:
+                reader.ReadRegex();
+                break;
+            case BsonType.DbPointer:
+                reader.ReadDbPointer();
                 break;
             case BsonType.DateTime:
                 reader.ReadDateTime();

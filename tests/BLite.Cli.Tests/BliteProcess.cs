@@ -26,10 +26,17 @@ public static class BliteProcess
 
     public static CliResult Run(params string[] args) => Run(args, workingDirectory: null, standardInput: null);
 
-    public static CliResult Run(string[] args, string? workingDirectory, byte[]? standardInput)
+    public static CliResult Run(string[] args, string? workingDirectory, byte[]? standardInput) =>
+        Run(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet", [], args, workingDirectory, standardInput);
+
+    /// <summary>Runs blite as <c>launcher launcherArgs... blite.dll args...</c>, for a launcher that then starts the dotnet host.</summary>
+    public static CliResult RunThrough(string launcher, string[] launcherArgs, string[] args) =>
+        Run(launcher, launcherArgs, args, workingDirectory: null, standardInput: null);
+
+    private static CliResult Run(string program, string[] programArgs, string[] args, string? workingDirectory, byte[]? standardInput)
     {
         Assert.True(File.Exists(ExecutablePath), $"blite.dll was not found at {ExecutablePath}");
-        var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
+        var start = new ProcessStartInfo(program)
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
@@ -38,8 +45,7 @@ public static class BliteProcess
             StandardErrorEncoding = Encoding.UTF8,
             WorkingDirectory = workingDirectory ?? AppContext.BaseDirectory,
         };
-        start.ArgumentList.Add(ExecutablePath);
-        foreach (var arg in args)
+        foreach (var arg in programArgs.Append(ExecutablePath).Concat(args))
         {
             start.ArgumentList.Add(arg);
         }

@@ -23,6 +23,24 @@ public class ErrorReportingTests
 
     [Theory]
     [MemberData(nameof(DatabaseCommands))]
+    public void A_wal_whose_database_file_was_deleted_is_refused_and_kept(string command)
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File("shop.blite");
+        TestDatabases.CreateShop(path, orders: 2);
+        File.Delete(path);
+        var wal = File.ReadAllBytes(path + "-wal");
+        Assert.NotEmpty(wal);
+
+        var result = BliteProcess.Run(command, path);
+
+        CliAssert.FailedWithOneLine(result, 3, "the WAL of a database whose main file is missing");
+        Assert.False(File.Exists(path));
+        Assert.Equal(wal, File.ReadAllBytes(path + "-wal"));
+    }
+
+    [Theory]
+    [MemberData(nameof(DatabaseCommands))]
     public void A_file_that_is_not_a_blite_database_is_one_line_and_exit_three_and_stays_unchanged(string command)
     {
         using var directory = new TempDirectory();
@@ -102,14 +120,15 @@ public class ErrorReportingTests
     }
 
     [Fact]
-    public void A_database_in_use_by_another_engine_is_one_line()
+    public void A_database_in_use_by_another_engine_is_one_line_for_a_command_that_writes()
     {
         using var directory = new TempDirectory();
         var path = directory.File("shop.blite");
         TestDatabases.CreateShop(path, orders: 2);
         using var open = Core.DocumentDatabase.Open(path);
 
-        var result = BliteProcess.Run("collections", path);
+        // Inspection commands open read-only and succeed (ReadOnlyInspectionTests); checkpoint writes.
+        var result = BliteProcess.Run("checkpoint", path);
 
         Assert.True(result.ExitCode == 3, result.ToString());
         Assert.Single(result.Stderr.TrimEnd('\n').Split('\n'));

@@ -25,6 +25,23 @@ public sealed class DiagnosticTests
             """, "BLITE001", "ByNumber");
     }
 
+    [Theory]
+    [InlineData("BsonRegex")]
+    [InlineData("BsonTimestamp")]
+    [InlineData("BsonDecimal128")]
+    [InlineData("BsonJavaScript")]
+    [InlineData("BsonSymbol")]
+    [InlineData("BsonDbPointer")]
+    [InlineData("BsonJavaScriptWithScope")]
+    public void BLITE001_a_member_of_a_MongoDB_interop_type_is_an_error_typed_mappers_leave_it_to_schemaless_documents(string type)
+    {
+        var diagnostic = SingleError($$"""
+            [BLiteDocument] public class Parcel { public int Id { get; set; } public {{type}} Mongo { get; set; } }
+            """, "BLITE001", "Mongo");
+
+        Assert.Contains(type, diagnostic.GetMessage(), StringComparison.Ordinal);
+    }
+
     [Fact]
     public void BLITE002_a_context_that_is_not_partial_is_an_error()
     {

@@ -31,12 +31,8 @@ public readonly partial struct BsonValue
 
     public static implicit operator BsonValue(ulong value) => new(BsonType.UInt64, (long)value);
 
-    public static implicit operator BsonValue(decimal value)
-    {
-        Span<int> bits = stackalloc int[4];
-        decimal.GetBits(value, bits);
-        return new(BsonType.Decimal128, (uint)bits[0] | ((long)bits[1] << 32), (uint)bits[2] | ((long)bits[3] << 32));
-    }
+    /// <summary>Exactly: the decimal's coefficient, scale and sign as Decimal128 bits.</summary>
+    public static implicit operator BsonValue(decimal value) => (BsonDecimal128)value;
 
     public static implicit operator BsonValue(ObjectId value)
     {

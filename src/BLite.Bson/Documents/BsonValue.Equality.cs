@@ -4,9 +4,11 @@ namespace BLite;
 
 /// <summary>
 /// Equality is structural and type-strict (Int32 1 differs from Int64 1; documents compare in
-/// field order). Ordering follows MongoDB's cross-type order: Null, numbers (compared by value
-/// across numeric types), String, Document, Array, Binary, ObjectId, Boolean, dates, then the
-/// BLite TimeSpan, DateOnly and TimeOnly.
+/// field order; Decimal128 compares values, so 1.0 equals 1.00). Ordering follows MongoDB's
+/// cross-type order: MinKey, Undefined, Null, numbers (compared by value across numeric types),
+/// String and Symbol, Document, Array, Binary, ObjectId, Boolean, dates, then the BLite TimeSpan,
+/// DateOnly and TimeOnly, then Timestamp, Regex, DBPointer, JavaScript, JavaScript with scope,
+/// and MaxKey last.
 /// </summary>
 public readonly partial struct BsonValue : IEquatable<BsonValue>, IComparable<BsonValue>
 {
@@ -19,10 +21,13 @@ public readonly partial struct BsonValue : IEquatable<BsonValue>, IComparable<Bs
 
         return Type switch
         {
-            BsonType.Null => true,
+            BsonType.Null or BsonType.Undefined or BsonType.MinKey or BsonType.MaxKey => true,
             BsonType.Double => AsDouble.Equals(other.AsDouble),
-            BsonType.Decimal128 => AsDecimal == other.AsDecimal,
-            BsonType.String => string.Equals(AsString, other.AsString, StringComparison.Ordinal),
+            BsonType.Decimal128 => AsDecimal128 == other.AsDecimal128,
+            BsonType.String or BsonType.JavaScript or BsonType.Symbol => string.Equals((string)_reference!, (string)other._reference!, StringComparison.Ordinal),
+            BsonType.Regex => AsRegex.Equals(other.AsRegex),
+            BsonType.JavaScriptWithScope => AsJavaScriptWithScope.Equals(other.AsJavaScriptWithScope),
+            BsonType.DbPointer => AsDbPointer.Equals(other.AsDbPointer),
             BsonType.Document => AsDocument.Equals(other.AsDocument),
             BsonType.Array => AsArray.Equals(other.AsArray),
             BsonType.Binary => _subtype == other._subtype && AsBinarySpan().SequenceEqual(other.AsBinarySpan()),
@@ -34,10 +39,13 @@ public readonly partial struct BsonValue : IEquatable<BsonValue>, IComparable<Bs
 
     public override int GetHashCode() => Type switch
     {
-        BsonType.Null => 0,
+        BsonType.Null or BsonType.Undefined or BsonType.MinKey or BsonType.MaxKey => (int)_type,
         BsonType.Double => AsDouble.GetHashCode(),
-        BsonType.Decimal128 => AsDecimal.GetHashCode(),
-        BsonType.String => StringComparer.Ordinal.GetHashCode(AsString),
+        BsonType.Decimal128 => AsDecimal128.GetHashCode(),
+        BsonType.String or BsonType.JavaScript or BsonType.Symbol => StringComparer.Ordinal.GetHashCode((string)_reference!),
+        BsonType.Regex => AsRegex.GetHashCode(),
+        BsonType.JavaScriptWithScope => AsJavaScriptWithScope.GetHashCode(),
+        BsonType.DbPointer => AsDbPointer.GetHashCode(),
         BsonType.Document => AsDocument.GetHashCode(),
         BsonType.Array => AsArray.GetHashCode(),
         BsonType.Binary => HashBinary(),
@@ -58,12 +66,23 @@ public readonly partial struct BsonValue : IEquatable<BsonValue>, IComparable<Bs
 
         switch (Type)
         {
-            case BsonType.Null:
+            case BsonType.Null or BsonType.Undefined or BsonType.MinKey or BsonType.MaxKey:
                 return 0;
             case BsonType.Int32 or BsonType.Int64 or BsonType.UInt64 or BsonType.Double or BsonType.Decimal128:
                 return CompareNumbers(this, other);
-            case BsonType.String:
-                return string.CompareOrdinal(AsString, other.AsString);
+            case BsonType.String or BsonType.Symbol or BsonType.JavaScript:
+                return string.CompareOrdinal((string)_reference!, (string)other._reference!);
+            case BsonType.Timestamp:
+                return AsTimestamp.CompareTo(other.AsTimestamp);
+            case BsonType.Regex:
+                var byPattern = string.CompareOrdinal(AsRegex.Pattern, other.AsRegex.Pattern);
+                return byPattern != 0 ? byPattern : string.CompareOrdinal(AsRegex.Options, other.AsRegex.Options);
+            case BsonType.DbPointer:
+                var byNamespace = string.CompareOrdinal(AsDbPointer.Namespace, other.AsDbPointer.Namespace);
+                return byNamespace != 0 ? byNamespace : AsDbPointer.Id.CompareTo(other.AsDbPointer.Id);
+            case BsonType.JavaScriptWithScope:
+                var byCode = string.CompareOrdinal(AsJavaScriptWithScope.Code, other.AsJavaScriptWithScope.Code);
+                return byCode != 0 ? byCode : AsJavaScriptWithScope.Scope.CompareTo(other.AsJavaScriptWithScope.Scope);
             case BsonType.Document:
                 return AsDocument.CompareTo(other.AsDocument);
             case BsonType.Array:
@@ -83,7 +102,7 @@ public readonly partial struct BsonValue : IEquatable<BsonValue>, IComparable<Bs
                 return AsObjectId.CompareTo(other.AsObjectId);
             case BsonType.Boolean:
                 return AsBoolean.CompareTo(other.AsBoolean);
-            case BsonType.DateTime or BsonType.DateTimeOffset:
+            case BsonType.DateTime or BsonType.DateTimeOffset or BsonType.UtcDateTime:
                 return CompareInstants(this, other);
             case BsonType.TimeSpan or BsonType.DateOnly or BsonType.TimeOnly:
                 return _bits.CompareTo(other._bits);
@@ -98,18 +117,26 @@ public readonly partial struct BsonValue : IEquatable<BsonValue>, IComparable<Bs
     /// </summary>
     public static int TypeClassOf(BsonType type) => type switch
     {
+        BsonType.MinKey => -2,
+        BsonType.Undefined => -1,
         BsonType.Null => 0,
         BsonType.Int32 or BsonType.Int64 or BsonType.UInt64 or BsonType.Double or BsonType.Decimal128 => 1,
-        BsonType.String => 2,
+        BsonType.String or BsonType.Symbol => 2,
         BsonType.Document => 3,
         BsonType.Array => 4,
         BsonType.Binary => 5,
         BsonType.ObjectId => 6,
         BsonType.Boolean => 7,
-        BsonType.DateTime or BsonType.DateTimeOffset => 8,
+        BsonType.DateTime or BsonType.DateTimeOffset or BsonType.UtcDateTime => 8,
         BsonType.TimeSpan => 9,
         BsonType.DateOnly => 10,
-        _ => 11,
+        BsonType.TimeOnly => 11,
+        BsonType.Timestamp => 12,
+        BsonType.Regex => 13,
+        BsonType.DbPointer => 14,
+        BsonType.JavaScript => 15,
+        BsonType.JavaScriptWithScope => 16,
+        _ => 17,
     };
 
     private static int CompareNumbers(BsonValue left, BsonValue right)
@@ -120,9 +147,9 @@ public readonly partial struct BsonValue : IEquatable<BsonValue>, IComparable<Bs
             return left.ToInt128().CompareTo(right.ToInt128());
         }
 
-        if (left.Type != BsonType.Double && right.Type != BsonType.Double)
+        if (left.Type == BsonType.Decimal128 || right.Type == BsonType.Decimal128)
         {
-            return left.ToDecimal().CompareTo(right.ToDecimal());
+            return left.ToDecimal128ForOrdering().CompareTo(right.ToDecimal128ForOrdering());
         }
 
         // At least one double: NaN sorts below every number. Compare as doubles, and break a tie
@@ -159,10 +186,28 @@ public readonly partial struct BsonValue : IEquatable<BsonValue>, IComparable<Bs
         return byInstant != 0 ? byInstant : left._bits2.CompareTo(right._bits2);
     }
 
-    // Unspecified DateTimes are ordered as if they were UTC; Local ones by their UTC instant.
-    private long UtcTicksForOrdering() => Type == BsonType.DateTimeOffset
-        ? _bits
-        : AsDateTime is { Kind: DateTimeKind.Local } local ? local.ToUniversalTime().Ticks : AsDateTime.Ticks;
+    // Unspecified DateTimes are ordered as if they were UTC; Local ones by their UTC instant; a
+    // UtcDateTime's milliseconds may exceed what a long of ticks holds, hence Int128.
+    private Int128 UtcTicksForOrdering() => Type switch
+    {
+        BsonType.DateTimeOffset => _bits,
+        BsonType.UtcDateTime => DateTime.UnixEpoch.Ticks + ((Int128)_bits * TimeSpan.TicksPerMillisecond),
+        _ => AsDateTime is { Kind: DateTimeKind.Local } local ? local.ToUniversalTime().Ticks : AsDateTime.Ticks,
+    };
+
+    /// <summary>
+    /// A Decimal128 as itself; an integer exactly; a double through its shortest round-trip
+    /// string, so the double 0.1 ties with the Decimal128 0.1 (the value a user typed for both).
+    /// </summary>
+    private BsonDecimal128 ToDecimal128ForOrdering() => Type switch
+    {
+        BsonType.Decimal128 => AsDecimal128,
+        BsonType.UInt64 => (ulong)_bits,
+        BsonType.Double => double.IsNaN(AsDouble)
+            ? BsonDecimal128.NaN
+            : BsonDecimal128.Parse(AsDouble.ToString("R", System.Globalization.CultureInfo.InvariantCulture)),
+        _ => _bits,
+    };
 
     private Int128 ToInt128() => Type == BsonType.UInt64 ? (ulong)_bits : _bits;
 

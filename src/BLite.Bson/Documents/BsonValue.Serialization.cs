@@ -55,7 +55,7 @@ public readonly partial struct BsonValue
                 writer.WriteUInt64(AsUInt64);
                 break;
             case BsonType.Decimal128:
-                writer.WriteDecimal(AsDecimal);
+                writer.WriteDecimal128(AsDecimal128);
                 break;
             case BsonType.DateTime:
                 writer.WriteDateTime(AsDateTime);
@@ -71,6 +71,29 @@ public readonly partial struct BsonValue
                 break;
             case BsonType.TimeOnly:
                 writer.WriteTimeOnly(AsTimeOnly);
+                break;
+            case BsonType.Undefined or BsonType.MinKey or BsonType.MaxKey:
+                break;
+            case BsonType.UtcDateTime:
+                writer.WriteUtcDateTimeMilliseconds(_bits);
+                break;
+            case BsonType.Timestamp:
+                writer.WriteTimestamp(AsTimestamp);
+                break;
+            case BsonType.Regex:
+                writer.WriteRegex(AsRegex);
+                break;
+            case BsonType.JavaScript or BsonType.Symbol:
+                writer.WriteString((string)_reference!);
+                break;
+            case BsonType.DbPointer:
+                writer.WriteDbPointer(AsDbPointer);
+                break;
+            case BsonType.JavaScriptWithScope:
+                var code = AsJavaScriptWithScope;
+                var token = writer.BeginJavaScriptWithScope(code.Code);
+                code.Scope.WriteTo(ref writer, dictionary);
+                writer.EndJavaScriptWithScope(token);
                 break;
             default:
                 throw new InvalidOperationException($"BsonValue holds an unknown type 0x{(byte)_type:X2}.");
@@ -91,14 +114,32 @@ public readonly partial struct BsonValue
         BsonType.Int32 => reader.ReadInt32(),
         BsonType.Int64 => reader.ReadInt64(),
         BsonType.UInt64 => reader.ReadUInt64(),
-        BsonType.Decimal128 => reader.ReadDecimal(),
+        BsonType.Decimal128 => reader.ReadDecimal128(),
         BsonType.DateTime => reader.ReadDateTime(),
         BsonType.DateTimeOffset => reader.ReadDateTimeOffset(),
         BsonType.TimeSpan => reader.ReadTimeSpan(),
         BsonType.DateOnly => reader.ReadDateOnly(),
         BsonType.TimeOnly => reader.ReadTimeOnly(),
+        BsonType.Undefined => Undefined,
+        BsonType.MinKey => MinKey,
+        BsonType.MaxKey => MaxKey,
+        BsonType.UtcDateTime => new BsonValue(BsonType.UtcDateTime, reader.ReadUtcDateTimeMilliseconds()),
+        BsonType.Timestamp => reader.ReadTimestamp(),
+        BsonType.Regex => reader.ReadRegex(),
+        BsonType.JavaScript => new BsonJavaScript(reader.ReadString()),
+        BsonType.Symbol => new BsonSymbol(reader.ReadString()),
+        BsonType.DbPointer => reader.ReadDbPointer(),
+        BsonType.JavaScriptWithScope => ReadJavaScriptWithScope(ref reader, dictionary),
         _ => throw new BsonFormatException($"Unknown C-BSON type code 0x{(byte)type:X2}", reader.Position),
     };
+
+    private static BsonValue ReadJavaScriptWithScope(ref BsonSpanReader reader, BsonFieldDictionary dictionary)
+    {
+        var end = reader.BeginJavaScriptWithScope(out var code);
+        var scope = BsonDocument.ReadFrom(ref reader, dictionary);
+        reader.EndJavaScriptWithScope(end);
+        return new BsonJavaScriptWithScope(code, scope);
+    }
 
     private static BsonValue ReadBinaryValue(ref BsonSpanReader reader)
     {

@@ -14,7 +14,7 @@ public readonly partial struct BsonValue
 {
     // Payload layout by type: Double = bits; Int32/Int64/UInt64/TimeSpan/TimeOnly/DateOnly =
     // _bits; DateTime = packed ticks+kind; DateTimeOffset = UTC ticks + offset minutes in _bits2;
-    // Decimal128 = GetBits words (lo|mid<<32, hi|flags<<32); Boolean = 0/1; ObjectId = 12 bytes
+    // Decimal128 = IEEE bits (low word, high word); Boolean = 0/1; ObjectId = 12 bytes
     // over _bits/_bits2; Binary = _reference byte[], or (Uuid only) 16 inline bytes with a null
     // reference so Guids read from storage cost no allocation.
     private readonly object? _reference;
@@ -62,19 +62,14 @@ public readonly partial struct BsonValue
         : _reference is byte[] bytes ? bytes
         : InlineBytes();
 
-    public ObjectId AsObjectId
-    {
-        get
-        {
-            if (_type != BsonType.ObjectId)
-            {
-                throw WrongType(BsonType.ObjectId);
-            }
+    public ObjectId AsObjectId => _type == BsonType.ObjectId ? InlineObjectId() : throw WrongType(BsonType.ObjectId);
 
-            Span<byte> bytes = stackalloc byte[16];
-            WriteInline(bytes);
-            return new ObjectId(bytes[..ObjectId.Size]);
-        }
+    /// <summary>The ObjectId held inline (by ObjectId and DBPointer values).</summary>
+    private ObjectId InlineObjectId()
+    {
+        Span<byte> bytes = stackalloc byte[16];
+        WriteInline(bytes);
+        return new ObjectId(bytes[..ObjectId.Size]);
     }
 
     public bool AsBoolean => _type == BsonType.Boolean ? _bits != 0 : throw WrongType(BsonType.Boolean);
@@ -85,9 +80,12 @@ public readonly partial struct BsonValue
 
     public ulong AsUInt64 => _type == BsonType.UInt64 ? (ulong)_bits : throw WrongType(BsonType.UInt64);
 
-    public decimal AsDecimal => _type == BsonType.Decimal128
-        ? new decimal([(int)_bits, (int)(_bits >> 32), (int)_bits2, (int)(_bits2 >> 32)])
-        : throw WrongType(BsonType.Decimal128);
+    /// <summary>
+    /// A Decimal128 as a .NET decimal; throws <see cref="OverflowException"/> when no decimal
+    /// equals it exactly (NaN, ±Infinity, beyond the decimal range or its 28 places): use
+    /// <see cref="AsDecimal128"/> for the exact value.
+    /// </summary>
+    public decimal AsDecimal => (decimal)AsDecimal128;
 
     /// <summary>A Binary value of subtype Uuid holding 16 bytes, as a Guid.</summary>
     public Guid AsGuid
@@ -132,7 +130,7 @@ public readonly partial struct BsonValue
         BsonType.Double => BitConverter.Int64BitsToDouble(_bits),
         BsonType.Int32 or BsonType.Int64 => _bits,
         BsonType.UInt64 => (ulong)_bits,
-        BsonType.Decimal128 => (double)AsDecimal,
+        BsonType.Decimal128 => AsDecimal128.ToDouble(),
         _ => throw new InvalidCastException($"The value is {Describe()}, not a number."),
     };
 
@@ -144,7 +142,7 @@ public readonly partial struct BsonValue
         _ => throw new InvalidCastException($"The value is {Describe()}, not an integer that fits an Int64."),
     };
 
-    /// <summary>Any numeric value as a decimal; throws <see cref="OverflowException"/> for doubles out of range.</summary>
+    /// <summary>Any numeric value as a decimal; throws <see cref="OverflowException"/> for doubles out of range and Decimal128 values no decimal holds exactly.</summary>
     public decimal ToDecimal() => _type switch
     {
         BsonType.Decimal128 => AsDecimal,

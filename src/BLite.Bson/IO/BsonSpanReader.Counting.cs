@@ -69,6 +69,8 @@ public ref partial struct BsonSpanReader
         switch (type)
         {
             case BsonType.String:
+            case BsonType.JavaScript:
+            case BsonType.Symbol:
                 return 4 + PrefixAt(position, end, minimum: 1);
             case BsonType.Document:
             case BsonType.Array:

@@ -132,6 +132,9 @@ public ref partial struct BsonSpanReader
         switch (type)
         {
             case BsonType.Null:
+            case BsonType.Undefined:
+            case BsonType.MinKey:
+            case BsonType.MaxKey:
                 return 0;
             case BsonType.Boolean:
                 return 1;
@@ -144,6 +147,8 @@ public ref partial struct BsonSpanReader
             case BsonType.DateTime:
             case BsonType.TimeSpan:
             case BsonType.TimeOnly:
+            case BsonType.UtcDateTime:
+            case BsonType.Timestamp:
                 return 8;
             case BsonType.DateTimeOffset:
                 return 10;
@@ -152,7 +157,16 @@ public ref partial struct BsonSpanReader
             case BsonType.Decimal128:
                 return Decimal128Encoding.Size;
             case BsonType.String:
+            case BsonType.JavaScript:
+            case BsonType.Symbol:
                 return PeekStringSize(position, end);
+            case BsonType.Regex:
+                var patternSize = PeekStringSize(position, end);
+                return patternSize + PeekStringSize(position + patternSize, end);
+            case BsonType.DbPointer:
+                return checked(PeekStringSize(position, end) + ObjectId.Size);
+            case BsonType.JavaScriptWithScope:
+                return PeekCodeWithScopeLength(position, end);
             case BsonType.Binary:
                 return checked(5 + PeekLength(position, end, 0, "Binary"));
             case BsonType.Document:

@@ -122,16 +122,20 @@ public ref partial struct BsonSpanReader
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static bool IsKnownType(byte code) => code < 64 && ((KnownTypeCodes >> code) & 1) != 0;
+    public static bool IsKnownType(byte code) =>
+        (code < 64 && ((KnownTypeCodes >> code) & 1) != 0) || code is (byte)BsonType.MaxKey or (byte)BsonType.MinKey;
 
-    /// <summary>Bit n set when n is a <see cref="BsonType"/> code (every code is below 64): one shift and test per header.</summary>
+    /// <summary>Bit n set when n is a <see cref="BsonType"/> code below 64 (all but MaxKey and MinKey): one shift and test per header.</summary>
     private const ulong KnownTypeCodes =
         (1UL << (int)BsonType.Double) | (1UL << (int)BsonType.String) | (1UL << (int)BsonType.Document)
         | (1UL << (int)BsonType.Array) | (1UL << (int)BsonType.Binary) | (1UL << (int)BsonType.ObjectId)
         | (1UL << (int)BsonType.Boolean) | (1UL << (int)BsonType.Null) | (1UL << (int)BsonType.Int32)
         | (1UL << (int)BsonType.Int64) | (1UL << (int)BsonType.Decimal128) | (1UL << (int)BsonType.DateTime)
         | (1UL << (int)BsonType.DateTimeOffset) | (1UL << (int)BsonType.TimeSpan) | (1UL << (int)BsonType.DateOnly)
-        | (1UL << (int)BsonType.TimeOnly) | (1UL << (int)BsonType.UInt64);
+        | (1UL << (int)BsonType.TimeOnly) | (1UL << (int)BsonType.UInt64) | (1UL << (int)BsonType.Undefined)
+        | (1UL << (int)BsonType.UtcDateTime) | (1UL << (int)BsonType.Regex) | (1UL << (int)BsonType.DbPointer)
+        | (1UL << (int)BsonType.JavaScript) | (1UL << (int)BsonType.Symbol) | (1UL << (int)BsonType.JavaScriptWithScope)
+        | (1UL << (int)BsonType.Timestamp);
 
     private void EnterContainer(string what)
     {

@@ -75,8 +75,15 @@ internal static class Decimal128Encoding
     /// The decimal equal to (-1)^sign × coefficient × 10^exponent, keeping as much of the given
     /// scale as a decimal allows; throws when the value would need rounding or is out of range.
     /// </summary>
-    public static decimal FromParts(bool negative, UInt128 coefficient, int exponent, long offset)
+    public static decimal FromParts(bool negative, UInt128 coefficient, int exponent, long offset) =>
+        TryFromParts(negative, coefficient, exponent, out var value)
+            ? value
+            : throw OutOfRange(negative, coefficient, exponent, offset);
+
+    /// <summary>Like <see cref="FromParts"/>, returning false instead of throwing.</summary>
+    public static bool TryFromParts(bool negative, UInt128 coefficient, int exponent, out decimal value)
     {
+        value = 0m;
         if (coefficient == UInt128.Zero)
         {
             exponent = Math.Clamp(exponent, -MaxDecimalScale, 0);
@@ -86,7 +93,7 @@ internal static class Decimal128Encoding
         {
             if (coefficient > _max96 / 10)
             {
-                throw OutOfRange(negative, coefficient, exponent, offset);
+                return false;
             }
 
             coefficient *= 10;
@@ -97,13 +104,13 @@ internal static class Decimal128Encoding
         {
             if (exponent >= 0)
             {
-                throw OutOfRange(negative, coefficient, exponent, offset);
+                return false;
             }
 
             var (quotient, remainder) = UInt128.DivRem(coefficient, 10);
             if (remainder != UInt128.Zero)
             {
-                throw OutOfRange(negative, coefficient, exponent, offset);
+                return false;
             }
 
             coefficient = quotient;
@@ -112,7 +119,8 @@ internal static class Decimal128Encoding
 
         var lowBits = (ulong)coefficient;
         var highBits = (uint)(coefficient >> 64);
-        return new decimal((int)(uint)lowBits, (int)(uint)(lowBits >> 32), (int)highBits, negative, (byte)-exponent);
+        value = new decimal((int)(uint)lowBits, (int)(uint)(lowBits >> 32), (int)highBits, negative, (byte)-exponent);
+        return true;
     }
 
     private static BsonFormatException OutOfRange(bool negative, UInt128 coefficient, int exponent, long offset) =>

@@ -34,23 +34,4 @@ internal static class StandardBsonCodes
 
     public const long TicksPerMillisecond = TimeSpan.TicksPerMillisecond;
     public static readonly long UnixEpochTicks = DateTime.UnixEpoch.Ticks;
-
-    /// <summary>The UTC datetimes (ms since the Unix epoch) a .NET <see cref="DateTime"/> can hold.</summary>
-    public static readonly long MinDateTimeMilliseconds = -(UnixEpochTicks / TicksPerMillisecond);
-    public static readonly long MaxDateTimeMilliseconds = (DateTime.MaxValue.Ticks - UnixEpochTicks) / TicksPerMillisecond;
-
-    /// <summary>Names the standard types BLite has no value for, for error messages.</summary>
-    public static string? DescribeUnsupported(byte type) => type switch
-    {
-        Undefined => "undefined (0x06, deprecated)",
-        Regex => "regular expression (0x0B)",
-        DbPointer => "DBPointer (0x0C, deprecated)",
-        JavaScript => "JavaScript code (0x0D)",
-        Symbol => "symbol (0x0E, deprecated)",
-        JavaScriptWithScope => "JavaScript code with scope (0x0F)",
-        Timestamp => "timestamp (0x11)",
-        MinKey => "MinKey (0xFF)",
-        MaxKey => "MaxKey (0x7F)",
-        _ => null,
-    };
 }

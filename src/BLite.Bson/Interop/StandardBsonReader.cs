@@ -11,11 +11,11 @@ namespace BLite.Bson.Interop;
 /// problem, never another exception and never a partial document.
 /// </summary>
 /// <remarks>
-/// Mapping (docs/cli.md, "Standard BSON mapping"): UTC datetime 0x09 → DateTime of Kind Utc
-/// (an instant outside .NET's DateTime range is refused); Binary subtype 0x02 loses its nested
-/// length; every other supported type maps to the BLite type of the same code. Types BLite has
-/// no value for (undefined, regex, DBPointer, JavaScript, symbol, timestamp, MinKey, MaxKey) are
-/// refused by name, as are array keys other than "0", "1", ... and duplicate field names.
+/// Mapping (docs/cli.md, "Standard BSON mapping"): UTC datetime 0x09 → DateTime of Kind Utc, or
+/// <see cref="BsonType.UtcDateTime"/> for an instant outside .NET's DateTime range; Binary subtype
+/// 0x02 loses its nested length (written back on export); every other type, deprecated ones
+/// included, maps to the BLite type of the same code with its exact bytes. Array keys are not
+/// checked (the spec tells readers to accept any); duplicate field names are refused.
 /// </remarks>
 public static partial class StandardBsonReader
 {
@@ -91,7 +91,6 @@ public static partial class StandardBsonReader
         {
             var arrayEnd = ReadContainerStart(end, depth, "array");
             var array = new BsonArray();
-            Span<byte> expectedKey = stackalloc byte[11];
             while (true)
             {
                 var typeOffset = _position;
@@ -102,14 +101,8 @@ public static partial class StandardBsonReader
                     return array;
                 }
 
-                var keyOffset = _position;
-                var key = ReadCString(arrayEnd, "array key");
-                array.Count.TryFormat(expectedKey, out var written, default, CultureInfo.InvariantCulture);
-                if (!key.SequenceEqual(expectedKey[..written]))
-                {
-                    throw Error($"array item {array.Count} has key \"{Describe(key)}\"; standard BSON keys array items \"0\", \"1\", ... in order", keyOffset);
-                }
-
+                // The BSON spec tells readers to accept degenerate keys: only the order counts.
+                ReadCString(arrayEnd, "array key");
                 array.Add(ReadValue(type, typeOffset, arrayEnd, depth));
             }
         }
@@ -141,30 +134,56 @@ public static partial class StandardBsonReader
                 case StandardBsonCodes.Int64:
                     return ReadInt64(end);
                 case StandardBsonCodes.Decimal128:
-                    return ReadDecimal128(end);
+                    return BsonDecimal128.ReadFrom(Take(BsonDecimal128.Size, end, "Decimal128"));
+                case StandardBsonCodes.Undefined:
+                    return BsonValue.Undefined;
+                case StandardBsonCodes.MinKey:
+                    return BsonValue.MinKey;
+                case StandardBsonCodes.MaxKey:
+                    return BsonValue.MaxKey;
+                case StandardBsonCodes.Timestamp:
+                    return BsonTimestamp.FromValue(BinaryPrimitives.ReadUInt64LittleEndian(Take(8, end, "timestamp")));
+                case StandardBsonCodes.Regex:
+                    var pattern = ReadCStringValue(end, "regex pattern");
+                    return new BsonRegex(pattern, ReadCStringValue(end, "regex options"));
+                case StandardBsonCodes.JavaScript:
+                    return new BsonJavaScript(ReadString(end));
+                case StandardBsonCodes.Symbol:
+                    return new BsonSymbol(ReadString(end));
+                case StandardBsonCodes.DbPointer:
+                    var ns = ReadString(end);
+                    return new BsonDbPointer(ns, new ObjectId(Take(ObjectId.Size, end, "DBPointer ObjectId")));
+                case StandardBsonCodes.JavaScriptWithScope:
+                    return ReadJavaScriptWithScope(end, depth);
                 default:
-                    var unsupported = StandardBsonCodes.DescribeUnsupported(type);
-                    throw Error(unsupported is null
-                        ? $"unknown element type 0x{type:X2}"
-                        : $"element type {unsupported} has no BLite equivalent", typeOffset);
+                    throw Error($"unknown element type 0x{type:X2}", typeOffset);
             }
         }
 
-        private decimal ReadDecimal128(int end)
+        private BsonJavaScriptWithScope ReadJavaScriptWithScope(int end, int depth)
+        {
+            var start = _position;
+            var length = ReadInt32(end);
+            if (length < 14 || length > end - start)
+            {
+                throw Error($"JavaScript with scope length {length} is below 14 or runs past the enclosing document ({end - start} byte(s) left)", start);
+            }
+
+            var valueEnd = start + length;
+            var code = ReadString(valueEnd);
+            var scope = ReadDocument(valueEnd, depth + 1);
+            if (_position != valueEnd)
+            {
+                throw Error($"JavaScript with scope ends {valueEnd - _position} byte(s) before its declared length", _position);
+            }
+
+            return new BsonJavaScriptWithScope(code, scope);
+        }
+
+        private string ReadCStringValue(int end, string what)
         {
             var offset = _position;
-            var bytes = Take(Decimal128Encoding.Size, end, "Decimal128");
-            try
-            {
-                return Decimal128Encoding.Read(bytes, offset);
-            }
-            catch (BsonFormatException exception)
-            {
-                // The shared decoder only knows the offset inside this buffer; report it in the whole input.
-                var message = exception.Message;
-                var suffix = message.LastIndexOf(" (at offset ", StringComparison.Ordinal);
-                throw new BsonFormatException("Standard BSON: " + (suffix > 0 ? message[..suffix] : message), _baseOffset + offset, exception);
-            }
+            return Decode(ReadCString(end, what), offset, what);
         }
 
         private int ReadContainerStart(int end, int depth, string what)
@@ -274,17 +293,7 @@ public static partial class StandardBsonReader
             };
         }
 
-        private DateTime ReadUtcDateTime(int end)
-        {
-            var offset = _position;
-            var milliseconds = ReadInt64(end);
-            if (milliseconds < StandardBsonCodes.MinDateTimeMilliseconds || milliseconds > StandardBsonCodes.MaxDateTimeMilliseconds)
-            {
-                throw Error($"UTC datetime {milliseconds} ms since 1970 lies outside the years 1-9999 a .NET DateTime holds", offset);
-            }
-
-            return new DateTime(StandardBsonCodes.UnixEpochTicks + (milliseconds * StandardBsonCodes.TicksPerMillisecond), DateTimeKind.Utc);
-        }
+        private BsonValue ReadUtcDateTime(int end) => BsonValue.FromUnixMilliseconds(ReadInt64(end));
 
         private int ReadInt32(int end) => BinaryPrimitives.ReadInt32LittleEndian(Take(4, end, "int32"));
 

@@ -17,7 +17,9 @@ namespace BLite.Bson.Interop;
 /// UTC; sub-millisecond ticks are dropped, rounding toward the past); DateTimeOffset → the UTC
 /// datetime of its instant (the offset is dropped); DateOnly → UTC datetime at midnight;
 /// TimeSpan and TimeOnly → int64 ticks; UInt64 → int64 when it fits, otherwise Decimal128;
-/// Guid is already Binary subtype 0x04; the other types are the standard ones.
+/// Guid is already Binary subtype 0x04; the other types (Decimal128 with its exact bits, and the
+/// MongoDB types regex, timestamp, MinKey, MaxKey, code, symbol, DBPointer, undefined) are the
+/// standard ones, byte for byte as they were read.
 /// </remarks>
 public static class StandardBsonWriter
 {
@@ -89,17 +91,7 @@ public static class StandardBsonWriter
 
         var typePosition = buffer.Length;
         buffer.WriteByte(0);
-        try
-        {
-            var byteCount = _strictUtf8.GetByteCount(name);
-            buffer.Advance(_strictUtf8.GetBytes(name, buffer.GetSpan(byteCount)));
-        }
-        catch (EncoderFallbackException)
-        {
-            throw new ArgumentException($"Field name \"{name}\" has an unpaired surrogate and cannot be written as UTF-8.");
-        }
-
-        buffer.WriteByte(0);
+        WriteCString(buffer, name, "Field name");
 
         // The type byte precedes the name but depends on the value's mapping, so it is patched in last.
         buffer.Patch(typePosition, WriteValue(buffer, value, depth, name));
@@ -151,8 +143,42 @@ public static class StandardBsonWriter
             case BsonType.UInt64:
                 return WriteUInt64(buffer, value.AsUInt64);
             case BsonType.Decimal128:
-                WriteDecimal(buffer, value.AsDecimal);
+                value.AsDecimal128.WriteTo(buffer.GetSpan(BsonDecimal128.Size));
+                buffer.Advance(BsonDecimal128.Size);
                 return StandardBsonCodes.Decimal128;
+            case BsonType.UtcDateTime:
+                buffer.WriteInt64(value.AsUtcDateTimeMilliseconds);
+                return StandardBsonCodes.UtcDateTime;
+            case BsonType.Undefined:
+                return StandardBsonCodes.Undefined;
+            case BsonType.MinKey:
+                return StandardBsonCodes.MinKey;
+            case BsonType.MaxKey:
+                return StandardBsonCodes.MaxKey;
+            case BsonType.Timestamp:
+                buffer.WriteInt64((long)value.AsTimestamp.Value);
+                return StandardBsonCodes.Timestamp;
+            case BsonType.Regex:
+                WriteCString(buffer, value.AsRegex.Pattern, "Regular expression pattern");
+                WriteCString(buffer, value.AsRegex.Options, "Regular expression options");
+                return StandardBsonCodes.Regex;
+            case BsonType.JavaScript:
+                WriteString(buffer, value.AsJavaScript.Code, name);
+                return StandardBsonCodes.JavaScript;
+            case BsonType.Symbol:
+                WriteString(buffer, value.AsSymbol.Name, name);
+                return StandardBsonCodes.Symbol;
+            case BsonType.DbPointer:
+                WriteString(buffer, value.AsDbPointer.Namespace, name);
+                value.AsDbPointer.Id.WriteTo(buffer.GetSpan(ObjectId.Size));
+                buffer.Advance(ObjectId.Size);
+                return StandardBsonCodes.DbPointer;
+            case BsonType.JavaScriptWithScope:
+                var start = buffer.ReserveLength();
+                WriteString(buffer, value.AsJavaScriptWithScope.Code, name);
+                WriteDocument(buffer, value.AsJavaScriptWithScope.Scope, depth + 1);
+                buffer.PatchLength(start);
+                return StandardBsonCodes.JavaScriptWithScope;
             case BsonType.DateTime:
                 buffer.WriteInt64(ToUnixMilliseconds(ToUtcTicks(value.AsDateTime)));
                 return StandardBsonCodes.UtcDateTime;
@@ -188,6 +214,22 @@ public static class StandardBsonWriter
         buffer.WriteInt32(byteCount + 1);
         var written = _strictUtf8.GetBytes(value, buffer.GetSpan(byteCount));
         buffer.Advance(written);
+        buffer.WriteByte(0);
+    }
+
+    /// <summary>UTF-8 and a 0x00 terminator; callers have already refused NUL characters.</summary>
+    private static void WriteCString(PooledByteBuffer buffer, string value, string what)
+    {
+        try
+        {
+            var byteCount = _strictUtf8.GetByteCount(value);
+            buffer.Advance(_strictUtf8.GetBytes(value, buffer.GetSpan(byteCount)));
+        }
+        catch (EncoderFallbackException)
+        {
+            throw new ArgumentException($"{what} \"{value}\" has an unpaired surrogate and cannot be written as UTF-8.");
+        }
+
         buffer.WriteByte(0);
     }
 

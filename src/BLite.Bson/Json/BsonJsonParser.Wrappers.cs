@@ -8,9 +8,6 @@ internal ref partial struct BsonJsonParser
     private static readonly string[] _utcDateFormats =
         ["yyyy-MM-dd'T'HH:mm:ss.FFFFFFF'Z'", "yyyy-MM-dd'T'HH:mm:ss.FFFFFFFzzz"];
 
-    private static readonly string[] _unsupportedWrappers =
-        ["$regularExpression", "$timestamp", "$minKey", "$maxKey", "$code", "$scope", "$symbol", "$dbPointer", "$undefined", "$regex"];
-
     // The reader is on the wrapper's key; on success it is left on the wrapped value's last token.
     private bool TryParseWrapper(string key, out BsonValue value)
     {
@@ -55,7 +52,7 @@ internal ref partial struct BsonJsonParser
             case "$numberDecimal":
                 value = ParseWrappedString(key, static (string s, out BsonValue v) =>
                 {
-                    var ok = DecimalText.TryParse(s, out var d, out var problem);
+                    var ok = BsonDecimal128.TryParse(s, out var d, out var problem);
                     v = ok ? d : problem;
                     return ok;
                 });
@@ -67,6 +64,9 @@ internal ref partial struct BsonJsonParser
                     v = guid;
                     return ok;
                 });
+                return true;
+            case "$binary" when FollowsLegacyPair("$type"):
+                value = ParseLegacyBinary();
                 return true;
             case "$binary":
                 value = ParseBinary();
@@ -107,13 +107,7 @@ internal ref partial struct BsonJsonParser
                     : throw Error($"\"{key}\" needs \"HH:mm:ss[.fffffff]\"; got \"{time}\"");
                 return true;
             default:
-                if (Array.IndexOf(_unsupportedWrappers, key) >= 0)
-                {
-                    throw Error($"Extended JSON type \"{key}\" is not supported by BLite");
-                }
-
-                value = default;
-                return false;
+                return TryParseMongoWrapper(key, out value);
         }
     }
 
@@ -202,6 +196,19 @@ internal ref partial struct BsonJsonParser
             throw Error("\"$binary\" needs both \"base64\" and \"subType\"");
         }
 
+        return NewBinary(base64, subtype);
+    }
+
+    /// <summary>The legacy form {"$binary": "&lt;base64&gt;", "$type": "&lt;hex&gt;"}.</summary>
+    private BsonValue ParseLegacyBinary()
+    {
+        var base64 = ReadWrappedText("$binary");
+        ReadToken();
+        return NewBinary(base64, ReadWrappedText("$type"));
+    }
+
+    private readonly BsonValue NewBinary(string base64, string subtype)
+    {
         if (subtype.Length is < 1 or > 2
             || !byte.TryParse(subtype, NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out var subtypeByte))
         {
@@ -251,22 +258,12 @@ internal ref partial struct BsonJsonParser
                 }
 
                 return FromUnixMilliseconds(milliseconds);
-            case JsonTokenType.Number when _reader.TryGetInt64(out var legacyMilliseconds):
-                return FromUnixMilliseconds(legacyMilliseconds);
+            case JsonTokenType.Number:
+                throw Error("\"$date\" with a bare number is the legacy form, which Extended JSON v2 refuses: write {\"$date\": {\"$numberLong\": \"<milliseconds>\"}}");
             default:
                 throw Error($"\"$date\" needs a string or {{\"$numberLong\": ...}}; found {_reader.TokenType}");
         }
     }
 
-    private readonly BsonValue FromUnixMilliseconds(long milliseconds)
-    {
-        var min = DateTimeOffset.MinValue.ToUnixTimeMilliseconds();
-        var max = DateTimeOffset.MaxValue.ToUnixTimeMilliseconds();
-        if (milliseconds < min || milliseconds > max)
-        {
-            throw Error($"\"$date\" {milliseconds} ms is outside the range of DateTime");
-        }
-
-        return DateTimeOffset.FromUnixTimeMilliseconds(milliseconds).UtcDateTime;
-    }
+    private static BsonValue FromUnixMilliseconds(long milliseconds) => BsonValue.FromUnixMilliseconds(milliseconds);
 }

@@ -7,6 +7,7 @@ namespace BLite.Bson;
 internal static class BsonJsonWriter
 {
     public const string UtcDateFormat = "yyyy-MM-dd'T'HH:mm:ss.FFFFFFF'Z'";
+    public const string RelaxedDateFormat = "yyyy-MM-dd'T'HH:mm:ss.FFF'Z'";
     public const string ClockDateFormat = "yyyy-MM-dd'T'HH:mm:ss.FFFFFFF";
     public const string OffsetDateFormat = "yyyy-MM-dd'T'HH:mm:ss.FFFFFFFzzz";
     public const string DateOnlyFormat = "yyyy-MM-dd";
@@ -108,7 +109,7 @@ internal static class BsonJsonWriter
                 WriteWrapped(builder, "$numberULong", value.AsUInt64.ToString(invariant));
                 break;
             case BsonType.Decimal128:
-                WriteWrapped(builder, "$numberDecimal", FormatDecimal(value.AsDecimal));
+                WriteWrapped(builder, "$numberDecimal", value.AsDecimal128.ToString());
                 break;
             case BsonType.ObjectId:
                 WriteWrapped(builder, "$oid", value.AsObjectId.ToString());
@@ -118,8 +119,33 @@ internal static class BsonJsonWriter
                     .Append("\",\"subType\":\"").Append(((byte)value.BinarySubtype).ToString("x2", invariant)).Append("\"}}");
                 break;
             case BsonType.DateTime:
-                WriteDateTime(builder, value.AsDateTime);
+                WriteDateTime(builder, value.AsDateTime, mode);
                 break;
+            case BsonType.UtcDateTime:
+                WriteDateMilliseconds(builder, value.AsUtcDateTimeMilliseconds);
+                break;
+            default:
+                if (!BsonJsonMongoTypes.TryWrite(builder, value, mode))
+                {
+                    WriteBLiteExtension(builder, value);
+                }
+
+                break;
+        }
+    }
+
+    /// <summary>Appends the Extended JSON of a value (used for the MongoDB types' nested parts).</summary>
+    internal static void AppendValue(StringBuilder builder, BsonValue value, BsonJsonMode mode) => WriteValue(builder, value, mode);
+
+    internal static void AppendDocument(StringBuilder builder, BsonDocument document, BsonJsonMode mode) => WriteDocument(builder, document, mode);
+
+    internal static void AppendString(StringBuilder builder, string value) => WriteString(builder, value);
+
+    private static void WriteBLiteExtension(StringBuilder builder, BsonValue value)
+    {
+        var invariant = CultureInfo.InvariantCulture;
+        switch (value.Type)
+        {
             case BsonType.DateTimeOffset:
                 WriteWrapped(builder, "$dateTimeOffset", value.AsDateTimeOffset.ToString(OffsetDateFormat, invariant));
                 break;
@@ -167,20 +193,24 @@ internal static class BsonJsonWriter
         WriteWrapped(builder, "$numberDouble", text);
     }
 
-    // decimal.ToString drops the sign of a negative zero; it is written so the value round-trips exactly.
-    private static string FormatDecimal(decimal value)
-    {
-        var text = value.ToString(CultureInfo.InvariantCulture);
-        return value == 0m && decimal.IsNegative(value) && text[0] != '-' ? "-" + text : text;
-    }
-
-    private static void WriteDateTime(StringBuilder builder, DateTime value)
+    /// <summary>
+    /// A UTC DateTime in whole milliseconds is a BSON datetime: canonical mode writes
+    /// {"$date":{"$numberLong":"ms"}}, relaxed mode ISO-8601 for years 1970-9999. Sub-millisecond
+    /// UTC ticks, Local and Unspecified kinds are BLite extensions that keep their ticks.
+    /// </summary>
+    private static void WriteDateTime(StringBuilder builder, DateTime value, BsonJsonMode mode)
     {
         var invariant = CultureInfo.InvariantCulture;
         switch (value.Kind)
         {
-            case DateTimeKind.Utc:
+            case DateTimeKind.Utc when value.Ticks % TimeSpan.TicksPerMillisecond != 0:
                 WriteWrapped(builder, "$date", value.ToString(UtcDateFormat, invariant));
+                break;
+            case DateTimeKind.Utc when mode == BsonJsonMode.Relaxed && value.Year >= 1970:
+                WriteWrapped(builder, "$date", value.ToString(RelaxedDateFormat, invariant));
+                break;
+            case DateTimeKind.Utc:
+                WriteDateMilliseconds(builder, (value.Ticks - DateTime.UnixEpoch.Ticks) / TimeSpan.TicksPerMillisecond);
                 break;
             case DateTimeKind.Local:
                 WriteWrapped(builder, "$dateLocal", value.ToString(ClockDateFormat, invariant));
@@ -191,7 +221,10 @@ internal static class BsonJsonWriter
         }
     }
 
-    private static void WriteWrapped(StringBuilder builder, string key, string text) =>
+    private static void WriteDateMilliseconds(StringBuilder builder, long milliseconds) =>
+        builder.Append("{\"$date\":{\"$numberLong\":\"").Append(milliseconds.ToString(CultureInfo.InvariantCulture)).Append("\"}}");
+
+    internal static void WriteWrapped(StringBuilder builder, string key, string text) =>
         builder.Append("{\"").Append(key).Append("\":\"").Append(text).Append("\"}");
 
     private static void WriteString(StringBuilder builder, string value)

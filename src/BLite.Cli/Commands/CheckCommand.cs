@@ -19,7 +19,7 @@ internal sealed class CheckCommand : Command
 
     public override int Execute(ParsedArguments arguments, CommandContext context)
     {
-        using var database = DatabaseFiles.OpenExisting(arguments.Positional(0)!);
+        using var database = DatabaseFiles.OpenForReading(arguments.Positional(0)!);
         var report = database.Verify();
         if (report.IsValid)
         {

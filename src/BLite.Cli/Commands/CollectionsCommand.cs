@@ -12,7 +12,7 @@ internal sealed class CollectionsCommand : Command
 
     public override int Execute(ParsedArguments arguments, CommandContext context)
     {
-        using var database = DatabaseFiles.OpenExisting(arguments.Positional(0)!);
+        using var database = DatabaseFiles.OpenForReading(arguments.Positional(0)!);
         foreach (var name in database.GetCollectionNames())
         {
             context.Output.WriteLine(name);

@@ -49,7 +49,7 @@ internal sealed class ExportCommand : Command
         }
 
         var mode = arguments.Flag("relaxed") ? BsonJsonMode.Relaxed : BsonJsonMode.Canonical;
-        using var database = DatabaseFiles.OpenExisting(arguments.Positional(0)!);
+        using var database = DatabaseFiles.OpenForReading(arguments.Positional(0)!);
         DatabaseFiles.EnsureCollectionExists(database, collectionName);
         using var read = database.BeginRead();
         var documents = database.GetRawCollection(collectionName);

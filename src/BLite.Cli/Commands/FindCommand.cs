@@ -58,7 +58,7 @@ internal sealed class FindCommand : Command
         var mode = arguments.Flag("canonical") ? BsonJsonMode.Canonical : BsonJsonMode.Relaxed;
         var collectionName = arguments.Positional(1)!;
 
-        using var database = DatabaseFiles.OpenExisting(arguments.Positional(0)!);
+        using var database = DatabaseFiles.OpenForReading(arguments.Positional(0)!);
         DatabaseFiles.EnsureCollectionExists(database, collectionName);
         using var read = database.BeginRead();
         var collection = database.GetRawCollection(collectionName);

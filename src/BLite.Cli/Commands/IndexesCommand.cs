@@ -16,7 +16,7 @@ internal sealed class IndexesCommand : Command
 
     public override int Execute(ParsedArguments arguments, CommandContext context)
     {
-        using var database = DatabaseFiles.OpenExisting(arguments.Positional(0)!);
+        using var database = DatabaseFiles.OpenForReading(arguments.Positional(0)!);
         using var read = database.BeginRead();
         IReadOnlyList<string> names;
         if (arguments.Positional(1) is { } only)

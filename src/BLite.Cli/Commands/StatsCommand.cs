@@ -25,7 +25,7 @@ internal sealed class StatsCommand : Command
     public override int Execute(ParsedArguments arguments, CommandContext context)
     {
         var path = arguments.Positional(0)!;
-        using var database = DatabaseFiles.OpenExisting(path);
+        using var database = DatabaseFiles.OpenForReading(path);
         var report = database.Verify();
         var storage = database.Storage;
         var summary = new TableWriter("database", storage.Path);

@@ -6,6 +6,8 @@ internal sealed record DatabaseFileInfo(string Path, long FileLength, uint Forma
 /// <param name="TrailingFrames">Frames after the last commit marker: an unfinished transaction the next open discards.</param>
 internal sealed record WalFileInfo(string Path, bool Exists, long Length, bool HeaderValid, bool BelongsToDatabase, long Frames, long Commits, long TrailingFrames)
 {
+    private const int WalHeaderSize = 40;
+
     public string Describe()
     {
         if (!Exists)
@@ -13,9 +15,14 @@ internal sealed record WalFileInfo(string Path, bool Exists, long Length, bool H
             return "absent (created when the database is next opened)";
         }
 
+        if (!HeaderValid && Length <= WalHeaderSize)
+        {
+            return "no valid header and no frames (rewritten when the database is next opened)";
+        }
+
         if (!HeaderValid)
         {
-            return "no valid header (ignored and rewritten when the database is next opened)";
+            return "damaged header in front of frames that may hold commits: the next open recovers them exactly when they verify and refuses to open otherwise ('blite check' says which)";
         }
 
         if (!BelongsToDatabase)

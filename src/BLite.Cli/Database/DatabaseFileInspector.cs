@@ -1,5 +1,7 @@
 using System.Buffers.Binary;
 using BLite.Cli.Commands;
+using BLite.Core.Storage;
+using BLite.Core.Storage.Devices;
 
 namespace BLite.Cli.Database;
 
@@ -11,7 +13,7 @@ namespace BLite.Cli.Database;
 /// database page 0: 0 magic "BLiteDB\0" | 8 u32 version | 12 u32 page size | 16 u32 page count
 ///                  | 20 u32 free-list head | 24 u32 free pages | 32 u64 database id
 /// WAL header (40): 0 magic "BLiteWAL" | 8 u32 version | 12 u32 page size | 16 u64 database id
-///                  | 24 u32 generation | 28 u32 salt | 36 u32 CRC-32C
+///                  | 24 u32 generation | 28 u32 salt | 36 u32 CRC-32C of [0, 36)
 /// WAL frame:       32-byte header (0 u32 page id | 4 u32 flags, bit 0 = commit | 8 u64 sequence
 ///                  | 16 u32 generation | 20 u32 salt | ...) then one page image
 /// </code>
@@ -19,6 +21,19 @@ namespace BLite.Cli.Database;
 /// </summary>
 internal static class DatabaseFileInspector
 {
+    // Without a lock: a database an application holds open can still be inspected.
+    private static FileDevice OpenForReading(string path)
+    {
+        try
+        {
+            return FileDevice.OpenReadOnly(path);
+        }
+        catch (UnauthorizedAccessException exception)
+        {
+            throw new CommandException($"cannot read '{path}': access denied ({exception.Message}).");
+        }
+    }
+
     private const int HeaderPrefixSize = 40;
     private const int WalHeaderSize = 40;
     private const int WalFrameHeaderSize = 32;
@@ -33,10 +48,10 @@ internal static class DatabaseFileInspector
         var fullPath = Path.GetFullPath(path);
         Span<byte> header = stackalloc byte[HeaderPrefixSize];
         long fileLength;
-        using (var file = new FileStream(fullPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite))
+        using (var file = OpenForReading(fullPath))
         {
             fileLength = file.Length;
-            if (file.ReadAtLeast(header, HeaderPrefixSize, throwOnEndOfStream: false) < HeaderPrefixSize || !header[..8].SequenceEqual(DatabaseMagic))
+            if (file.Read(0, header) < HeaderPrefixSize || !header[..8].SequenceEqual(DatabaseMagic))
             {
                 throw new CommandException($"'{path}' is not a BLite database (its first bytes are not the BLite header).");
             }
@@ -62,9 +77,10 @@ internal static class DatabaseFileInspector
             return new WalFileInfo(walPath, Exists: false, Length: 0, HeaderValid: false, BelongsToDatabase: false, Frames: 0, Commits: 0, TrailingFrames: 0);
         }
 
-        using var wal = new FileStream(walPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite);
+        using var wal = OpenForReading(walPath);
         Span<byte> header = stackalloc byte[WalHeaderSize];
-        if (wal.ReadAtLeast(header, WalHeaderSize, throwOnEndOfStream: false) < WalHeaderSize || !header[..8].SequenceEqual(WalMagic))
+        if (wal.Read(0, header) < WalHeaderSize || !header[..8].SequenceEqual(WalMagic)
+            || BinaryPrimitives.ReadUInt32LittleEndian(header[36..]) != Crc32C.Compute(header[..36]))
         {
             return new WalFileInfo(walPath, true, wal.Length, HeaderValid: false, BelongsToDatabase: false, 0, 0, 0);
         }
@@ -88,9 +104,8 @@ internal static class DatabaseFileInspector
         var frameSize = (long)WalFrameHeaderSize + pageSize;
         for (var offset = (long)WalHeaderSize; offset + frameSize <= wal.Length; offset += frameSize)
         {
-            wal.Position = offset;
-            wal.ReadExactly(frame);
-            if (BinaryPrimitives.ReadUInt32LittleEndian(frame[16..]) != generation || BinaryPrimitives.ReadUInt32LittleEndian(frame[20..]) != salt)
+            if (wal.Read(offset, frame) < frame.Length
+                || BinaryPrimitives.ReadUInt32LittleEndian(frame[16..]) != generation || BinaryPrimitives.ReadUInt32LittleEndian(frame[20..]) != salt)
             {
                 break;
             }

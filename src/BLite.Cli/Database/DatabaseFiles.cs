@@ -8,10 +8,18 @@ namespace BLite.Cli.Database;
 /// <summary>
 /// Opens databases for commands. The engine creates a database when its file is missing or
 /// empty; only <c>import</c> may do that, so every other command checks first and names the
-/// problem instead of leaving a new empty database behind.
+/// problem instead of leaving a new empty database behind. Commands that only look open the
+/// database read-only: no lock, no recovery written back, no checkpoint, so they work on a
+/// database an application holds open and on files the user may only read.
 /// </summary>
 internal static class DatabaseFiles
 {
+    public static DocumentDatabase OpenForReading(string path)
+    {
+        EnsureExists(path);
+        return DocumentDatabase.Open(path, new StorageOptions { ReadOnly = true });
+    }
+
     public static DocumentDatabase OpenExisting(string path, Durability durability = Durability.Full)
     {
         EnsureExists(path);
@@ -37,7 +45,9 @@ internal static class DatabaseFiles
 
         if (!File.Exists(path))
         {
-            throw new CommandException($"database file '{path}' does not exist.");
+            throw new CommandException(LengthOrZero(StorageEngine.WalPathFor(path)) > 0
+                ? $"database file '{path}' does not exist, but its write-ahead log does: the WAL of a database whose main file is missing. Restore the database file; nothing was changed."
+                : $"database file '{path}' does not exist.");
         }
 
         if (new FileInfo(path).Length == 0)

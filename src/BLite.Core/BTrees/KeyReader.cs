@@ -39,14 +39,14 @@ internal ref struct KeyReader
         _position++;
         switch (type)
         {
-            case KeyType.Null: break;
+            case KeyType.Null or KeyType.MinKey or KeyType.MaxKey: break;
             case KeyType.Boolean: Take(1); break;
             case KeyType.DateOnly: Take(4); break;
             case KeyType.DateTimeOffset: Take(10); break;
             case KeyType.Guid: Take(16); break;
             case KeyType.ObjectId: Take(12); break;
             case KeyType.Integer or KeyType.LargeInteger or KeyType.Double or KeyType.DateTime
-                or KeyType.TimeOnly or KeyType.TimeSpan: Take(8); break;
+                or KeyType.TimeOnly or KeyType.TimeSpan or KeyType.Timestamp: Take(8); break;
             case KeyType.String or KeyType.Binary: SkipEscaped(); break;
             case KeyType.Decimal: SkipDecimalBody(); break;
             default: ThrowFormat($"unknown component tag 0x{(byte)type:X2}"); break;
@@ -102,6 +102,15 @@ internal ref struct KeyReader
         var start = _position;
         SkipDecimalBody();
         return KeyDecimalDecoder.Decode(_key[start.._position]);
+    }
+
+    /// <summary>A decimal component as a Decimal128 (every decimal key, NaN and ±Infinity included; trailing zeros are not kept).</summary>
+    public BsonDecimal128 ReadDecimal128()
+    {
+        Expect(KeyType.Decimal);
+        var start = _position;
+        SkipDecimalBody();
+        return KeyDecimalDecoder.Decode128(_key[start.._position]);
     }
 
     public string ReadString()
@@ -231,14 +240,21 @@ internal ref struct KeyReader
         if (sign != KeyWriter.DecimalNegative && sign != KeyWriter.DecimalPositive)
             ThrowFormat($"invalid decimal sign class 0x{sign:X2} at offset {_position - 1}");
         var invert = sign == KeyWriter.DecimalNegative ? (byte)0xFF : (byte)0x00;
-        Take(1);
-        for (var guard = 0; guard < 16; guard++)
+        var exponent = (byte)(Take(1)[0] ^ invert);
+        if (exponent is KeyWriter.WideDecimalBelow or KeyWriter.WideDecimalAbove)
+        {
+            var wide = Take(2);
+            if ((ushort)(((wide[0] ^ invert) << 8) | (wide[1] ^ invert)) >= KeyWriter.DecimalInfinity)
+                return;
+        }
+        // At most 34 digits and the terminator: 18 bytes.
+        for (var guard = 0; guard < 18; guard++)
         {
             var b = (byte)(Take(1)[0] ^ invert);
             if ((b & 0xF0) == 0 || (b & 0x0F) == 0)
                 return;
         }
-        ThrowFormat("decimal component has more than 29 digits");
+        ThrowFormat("decimal component has more than 34 digits");
     }
 
     private static void ThrowFormat(string message) => throw new FormatException("Malformed index key: " + message + ".");

@@ -10,6 +10,9 @@ namespace BLite.Core.BTrees;
 /// </summary>
 internal enum KeyType : byte
 {
+    /// <summary>MongoDB's MinKey: no body; sorts before every other component.</summary>
+    MinKey = 0x01,
+
     Null = 0x05,
 
     /// <summary>Any integer in the range of <see cref="long"/>: 8 bytes, big-endian, sign bit flipped.</summary>
@@ -30,4 +33,10 @@ internal enum KeyType : byte
     DateOnly = 0x4A,
     TimeOnly = 0x4B,
     TimeSpan = 0x4C,
+
+    /// <summary>A BSON timestamp: 8 bytes big-endian (seconds, then increment).</summary>
+    Timestamp = 0x50,
+
+    /// <summary>MongoDB's MaxKey: no body; sorts after every other component.</summary>
+    MaxKey = 0xF0,
 }

@@ -24,8 +24,11 @@ internal ref partial struct KeyWriter
             case BsonType.Int64: WriteInt64(reader.ReadInt64()); break;
             case BsonType.UInt64: WriteUInt64(reader.ReadUInt64()); break;
             case BsonType.Double: WriteDouble(reader.ReadDouble()); break;
-            case BsonType.Decimal128: WriteDecimal(reader.ReadDecimal()); break;
-            case BsonType.String: WriteEscaped(KeyType.String, reader.ReadStringUtf8(), terminate: true); break;
+            case BsonType.Decimal128: WriteDecimal128(reader.ReadDecimal128()); break;
+            case BsonType.String or BsonType.Symbol: WriteEscaped(KeyType.String, reader.ReadStringUtf8(), terminate: true); break;
+            case BsonType.Timestamp: WriteTimestamp(reader.ReadTimestamp()); break;
+            case BsonType.MinKey: Reserve(1)[0] = (byte)KeyType.MinKey; break;
+            case BsonType.MaxKey: Reserve(1)[0] = (byte)KeyType.MaxKey; break;
             case BsonType.Binary:
                 var bytes = reader.ReadBinary(out var subtype);
                 WriteBinaryValue(bytes, subtype);
@@ -51,8 +54,12 @@ internal ref partial struct KeyWriter
             case BsonType.Int64: WriteInt64(value.AsInt64); break;
             case BsonType.UInt64: WriteUInt64(value.AsUInt64); break;
             case BsonType.Double: WriteDouble(value.AsDouble); break;
-            case BsonType.Decimal128: WriteDecimal(value.AsDecimal); break;
+            case BsonType.Decimal128: WriteDecimal128(value.AsDecimal128); break;
             case BsonType.String: WriteString(value.AsString); break;
+            case BsonType.Symbol: WriteString(value.AsSymbol.Name); break;
+            case BsonType.Timestamp: WriteTimestamp(value.AsTimestamp); break;
+            case BsonType.MinKey: Reserve(1)[0] = (byte)KeyType.MinKey; break;
+            case BsonType.MaxKey: Reserve(1)[0] = (byte)KeyType.MaxKey; break;
             case BsonType.Binary: WriteBinaryValue(value.AsBinary, value.BinarySubtype); break;
             case BsonType.ObjectId: WriteObjectId(value.AsObjectId); break;
             case BsonType.DateTime: WriteDateTime(value.AsDateTime); break;
@@ -63,6 +70,8 @@ internal ref partial struct KeyWriter
             default: ThrowNotIndexable(value.Type); break;
         }
     }
+
+    private void WriteTimestamp(BsonTimestamp value) => WriteTagged64(KeyType.Timestamp, value.Value);
 
     private void WriteBinaryValue(ReadOnlySpan<byte> bytes, BsonBinarySubtype subtype)
     {

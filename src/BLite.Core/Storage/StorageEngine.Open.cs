@@ -31,6 +31,12 @@ internal sealed partial class StorageEngine
         }
 
         var fullPath = System.IO.Path.GetFullPath(path);
+        CheckPaths(fullPath, validated.ReadOnly);
+        if (validated.ReadOnly)
+        {
+            return OpenReadOnly(fullPath, validated);
+        }
+
         var file = OpenLocked(fullPath);
         FileDevice? wal = null;
         try
@@ -94,6 +100,10 @@ internal sealed partial class StorageEngine
         {
             throw new BLiteDatabaseLockedException(path, exception);
         }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            throw CannotOpen(path, exception);
+        }
     }
 
     // Windows reports ERROR_SHARING_VIOLATION / ERROR_LOCK_VIOLATION (32, 33); on Unix .NET puts the
@@ -103,12 +113,20 @@ internal sealed partial class StorageEngine
             ? (exception.HResult & 0xFFFF) is 32 or 33
             : exception.HResult == (OperatingSystem.IsLinux() ? 11 : 35);
 
-    private static StorageEngine OpenCore(string path, IStorageDevice file, IStorageDevice walDevice, StorageOptions options)
+    /// <param name="logFileMissing">A read-only open found no log file and passes an empty stand-in for it.</param>
+    private static StorageEngine OpenCore(string path, IStorageDevice file, IStorageDevice walDevice, StorageOptions options, bool logFileMissing = false)
     {
         var started = Stopwatch.GetTimestamp();
         BLiteTelemetry.EnsurePublished();
         using var activity = BLiteTelemetry.ActivitySource.StartActivity("open");
-        var scan = WalScanner.Scan(walDevice, path);
+        // A read-only view looks at the log before judging it, so a writer's restart during the
+        // scan is noticed (SharedLogWatch).
+        var watch = options.ReadOnly ? new SharedLogWatch(path, WalPathFor(path), logFileMissing ? null : walDevice) : null;
+
+        // The file's fixed header fields let the scanner validate frames behind a damaged WAL
+        // header; a file without them is judged only after the scan (it may be a creation whose
+        // first checkpoint was cut short).
+        var scan = ScanLog(walDevice, path, ProbeHeader(file, path, walMayHoldHeader: true), watch);
         var recovering = scan.HeaderValid && scan.TransactionCount > 0;
 
         // Creation writes page 0 to the file only in its first checkpoint; a crash during that
@@ -126,12 +144,23 @@ internal sealed partial class StorageEngine
         }
 
         var creating = probe is null && !recovering;
+        if (creating && options.ReadOnly)
+        {
+            throw new BLiteException($"Database '{path}' is empty (0 bytes): it was never created, and a read-only open does not create it.");
+        }
+
         var pageSize = probe?.PageSize ?? (recovering ? scan.PageSize : options.PageSize);
         var databaseId = probe?.DatabaseId ?? (recovering ? scan.DatabaseId : NewDatabaseId());
         var engine = new StorageEngine(path, options, file, walDevice, pageSize, databaseId);
         try
         {
-            if (recovering)
+            if (watch is not null)
+            {
+                watch.Arm(scan, pageSize);
+                engine._sharedLog = watch;
+                engine.ViewRecovered(scan);
+            }
+            else if (recovering)
             {
                 engine.Recover(scan);
             }
@@ -163,6 +192,21 @@ internal sealed partial class StorageEngine
         catch
         {
             engine.CloseWithoutCheckpoint();
+            throw;
+        }
+    }
+
+    private static WalScanResult ScanLog(IStorageDevice walDevice, string path, DatabaseHeader? fileHeader, SharedLogWatch? watch)
+    {
+        try
+        {
+            return WalScanner.Scan(walDevice, path, fileHeader);
+        }
+        catch (BLiteCorruptionException) when (watch is not null)
+        {
+            // A writer that restarted the log during a read-only scan makes intact frames look
+            // damaged; only damage seen in an unchanged log is damage.
+            watch.ThrowIfLogRestarted();
             throw;
         }
     }
@@ -225,7 +269,7 @@ internal sealed partial class StorageEngine
         }
 
         _writtenSeq = _publishedSeq = scan.TransactionCount;
-        _wal.AdoptRecovered(scan.Generation, (uint)scan.CommittedFrames.Count, WalFormat.HeaderSize + ((long)scan.CommittedFrames.Count * _wal.FrameSize));
+        _wal.AdoptRecovered(scan.Generation, (uint)scan.CommittedFrames.Count, scan.CommittedEnd);
         CheckpointCore();
     }
 

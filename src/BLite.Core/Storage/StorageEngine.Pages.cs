@@ -79,7 +79,12 @@ internal sealed partial class StorageEngine
             throw new BLiteException($"Reading page {pageId} of database '{Path}' failed: {exception.Message}", exception);
         }
 
-        return read == image.Length && PageLayout.IsSealed(image, pageId);
+        var intact = read == image.Length && PageLayout.IsSealed(image, pageId);
+
+        // A read-only view of files a writer may be changing first makes sure the bytes still
+        // belong to its snapshot; damage seen in bytes a writer was replacing is not damage.
+        _sharedLog?.AfterRead(fromWal, pageId, image, intact);
+        return intact;
     }
 
     private BLiteCorruptionException PageCorruption(bool fromWal, uint pageId, byte[] image)

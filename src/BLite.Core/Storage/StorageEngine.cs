@@ -44,6 +44,7 @@ internal sealed partial class StorageEngine : IDisposable
     private long _cacheMisses;
     private long _commits;
     private Exception? _failure;
+    private SharedLogWatch? _sharedLog;
     private bool _disposed;
 
     private StorageEngine(string path, StorageOptions options, IStorageDevice file, IStorageDevice wal, int pageSize, ulong databaseId)
@@ -230,7 +231,7 @@ internal sealed partial class StorageEngine : IDisposable
         Exception? checkpointFailure = null;
         try
         {
-            if (ownsSlot && _failure is null && Options.Durability != Durability.InMemory)
+            if (ownsSlot && _failure is null && Options.Durability != Durability.InMemory && !Options.ReadOnly)
             {
                 CheckpointCore();
             }
@@ -347,11 +348,19 @@ internal sealed partial class StorageEngine : IDisposable
     private void ThrowIfUnwritable()
     {
         ThrowIfDisposed();
+        if (Options.ReadOnly)
+        {
+            ThrowReadOnly();
+        }
+
         if (_failure is { } failure)
         {
             ThrowFailed(failure);
         }
     }
+
+    private void ThrowReadOnly() =>
+        throw new BLiteException($"Database '{Path}' was opened read-only; writes, transactions and checkpoints are refused. Open it without ReadOnly to change it.");
 
     private void ThrowDisposed() => throw new ObjectDisposedException(nameof(StorageEngine), $"Database '{Path}' is closed.");
 

@@ -32,8 +32,22 @@ internal sealed class StorageOptions
     /// <summary>A commit slower than this is logged as a warning (default one second).</summary>
     public TimeSpan SlowCommitThreshold { get; set; } = TimeSpan.FromSeconds(1);
 
+    /// <summary>
+    /// Open an existing database for reading only: nothing is written, checkpointed or locked, so
+    /// it works on files the user may only read and on a database another engine or process holds
+    /// open. Readers see the database as of the open (file plus committed log); every write,
+    /// transaction or checkpoint throws <see cref="BLiteException"/>. Not valid with
+    /// <see cref="Durability.InMemory"/>.
+    /// </summary>
+    public bool ReadOnly { get; set; }
+
     internal StorageOptions Validated()
     {
+        if (ReadOnly && Durability == Durability.InMemory)
+        {
+            throw new ArgumentException("A read-only open needs a database file; it cannot be combined with Durability.InMemory.", nameof(ReadOnly));
+        }
+
         if (!Enum.IsDefined(Durability))
         {
             throw new ArgumentOutOfRangeException(nameof(Durability), Durability, "Unknown durability mode.");
@@ -55,6 +69,7 @@ internal sealed class StorageOptions
             WalCheckpointThresholdBytes = WalCheckpointThresholdBytes,
             Logger = Logger,
             SlowCommitThreshold = SlowCommitThreshold,
+            ReadOnly = ReadOnly,
         };
     }
 }

@@ -122,9 +122,18 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
         }
     }
 
-    /// <summary>Throws away every change; the writer slot is released.</summary>
+    /// <summary>
+    /// Throws away every change; the writer slot is released. After a failed commit it does
+    /// nothing: the commit already ended the transaction and released the slot, and a
+    /// <c>using</c> block's Dispose must not replace the commit's exception with its own.
+    /// </summary>
     public void Rollback()
     {
+        if (_state == TransactionState.Failed)
+        {
+            return;
+        }
+
         if (_state != TransactionState.Active)
         {
             ThrowIfNotActive();

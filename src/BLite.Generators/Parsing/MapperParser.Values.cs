@@ -96,6 +96,12 @@ internal sealed partial class MapperParser
             return Unsupported(member, type, "framework types other than the supported scalars and collections have no C-BSON mapping");
         }
 
+        if (ns == "BLite.Bson" && type.Name is "BsonDecimal128" or "BsonRegex" or "BsonTimestamp" or "BsonJavaScript"
+            or "BsonJavaScriptWithScope" or "BsonSymbol" or "BsonDbPointer")
+        {
+            return Unsupported(member, type, "the MongoDB interop types are held by schemaless BsonDocuments; a typed member would store an embedded document instead of the BSON type (use decimal for Decimal128 values)");
+        }
+
         if (!_known.IsAccessible(type))
         {
             Report(DiagnosticDescriptors.InaccessibleType, LocationOf(member), TypeNames.Display(type), "the generated mapper in the same assembly cannot see it (private or protected nesting, or internal to another assembly)");

@@ -11,6 +11,18 @@ public sealed partial class DocumentCollection<TId, T>
     }
 
     /// <summary>
+    /// Prepares a projection to run by id: <c>var card = orders.Project(o => new { o.Status, o.Total }); card.FindById(id)</c>
+    /// reads only those stored fields. The selector may read stored scalar members (nested paths
+    /// included) and compute from them; one that needs the whole document throws
+    /// <see cref="NotSupportedException"/>.
+    /// </summary>
+    public DocumentProjection<TId, T, TResult> Project<TResult>(Expression<Func<T, TResult>> selector)
+    {
+        ArgumentNullException.ThrowIfNull(selector);
+        return new DocumentProjection<TId, T, TResult>(this, selector);
+    }
+
+    /// <summary>
     /// Documents matching <paramref name="predicate"/>, planned like <see cref="Query"/>. Outside a
     /// transaction the results stream from one snapshot; inside one they are read up front, so the
     /// loop body may write to the collection.

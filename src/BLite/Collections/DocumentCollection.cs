@@ -113,7 +113,7 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     }
 
     /// <summary>The encoded primary key of an id, held by value (no array for native ids) so reads and deletes by id allocate nothing for it.</summary>
-    private PrimaryKeyBytes LookupKey(TId id) => _ids.EncodeKeyBytes(id);
+    internal PrimaryKeyBytes LookupKey(TId id) => _ids.EncodeKeyBytes(id);
 
     private T? FindByIdCore(Core.Storage.IPageReader pages, ReadOnlySpan<byte> key) =>
         Documents.TryReadById(pages, key, this, static (bytes, collection) => collection.Deserialize(bytes), out var document) ? document : null;

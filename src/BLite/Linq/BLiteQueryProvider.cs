@@ -62,9 +62,9 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     {
         var (translated, values) = Prepare(expression);
         var parameters = translated.Bind(values, _source.FieldPaths as IQueryValueConverter);
-        if (translated.PostOperations.Any(p => p.Kind == PostOperationKind.GroupBy))
+        if (QueryExecutor.NeedsAllRows(translated))
         {
-            var all = await Materialize(translated, parameters, cancellationToken).ConfigureAwait(false);
+            var all = await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false);
             foreach (var row in QueryExecutor.Rows(_source, translated, values, parameters, all))
             {
                 yield return (TElement)row!;
@@ -73,9 +73,9 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
             yield break;
         }
 
-        await foreach (var document in _source.ExecuteAsync(translated.Query, parameters, cancellationToken).ConfigureAwait(false))
+        await foreach (var fetched in FetchEach(translated, parameters, cancellationToken).ConfigureAwait(false))
         {
-            foreach (var row in QueryExecutor.Rows(_source, translated, values, parameters, [document]))
+            foreach (var row in QueryExecutor.Rows(_source, translated, values, parameters, [fetched]))
             {
                 yield return (TElement)row!;
             }
@@ -92,25 +92,53 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
             return Cast<TResult>(QueryExecutor.FromCount(translated, count));
         }
 
-        var rows = await Materialize(translated, parameters, cancellationToken).ConfigureAwait(false);
+        var rows = await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false);
         return Cast<TResult>(QueryExecutor.Run(_source, translated, values, parameters, rows));
     }
 
+    /// <summary>The plan, and the stored fields a pushed-down projection reads instead of materializing documents.</summary>
     public string Explain(Expression expression)
     {
         var (translated, _) = Prepare(expression);
-        return _source.Explain(translated.Query);
+        var plan = _source.Explain(translated.Query);
+        return QueryExecutor.UsesProjection(_source, translated)
+            ? $"{plan}{Environment.NewLine}  fields read: {Core.Query.FieldProjection.Describe(translated.Projection!.Values)} (no document materialized)"
+            : plan;
     }
 
-    private async Task<List<TRoot>> Materialize(TranslatedQuery translated, BsonValue[] parameters, CancellationToken cancellationToken)
+    private async Task<List<object?>> Fetch(TranslatedQuery translated, BsonValue[] parameters, CancellationToken cancellationToken)
     {
-        var rows = new List<TRoot>();
-        await foreach (var document in _source.ExecuteAsync(translated.Query, parameters, cancellationToken).ConfigureAwait(false))
+        var rows = new List<object?>();
+        await foreach (var row in FetchEach(translated, parameters, cancellationToken).ConfigureAwait(false))
         {
-            rows.Add(document);
+            rows.Add(row);
         }
 
         return rows;
+    }
+
+    /// <summary>Documents, or rows of stored fields when the query's projection is pushed down.</summary>
+    private async IAsyncEnumerable<object?> FetchEach(TranslatedQuery translated, BsonValue[] parameters, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        if (QueryExecutor.UsesProjection(_source, translated))
+        {
+            var projection = translated.Projection!;
+            await foreach (var values in ((IProjectingQuerySource)_source).ExecuteFieldsAsync(translated.Query, parameters, projection.Values, cancellationToken)
+                .ConfigureAwait(false))
+            {
+                foreach (var row in QueryExecutor.ProjectedRows([values], projection))
+                {
+                    yield return row;
+                }
+            }
+
+            yield break;
+        }
+
+        await foreach (var document in _source.ExecuteAsync(translated.Query, parameters, cancellationToken).ConfigureAwait(false))
+        {
+            yield return document;
+        }
     }
 
     private (TranslatedQuery Translated, object?[] Values) Prepare(Expression expression)

@@ -10,7 +10,7 @@ namespace BLite.Query;
 /// from one read snapshot held open while enumerating; inside one they are read up front under the
 /// transaction (so the caller may write while looping over them).
 /// </summary>
-internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
+internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProjectingQuerySource
     where T : class
 {
     private readonly DocumentCollection<TId, T> _collection;
@@ -64,6 +64,59 @@ internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
     public string Explain(DocumentQuery query) =>
         _collection.Context.Read((Collection: _collection, Query: query),
             static (pages, s) => CollectionQuerySource.Explain(s.Collection.Documents, pages, s.Query, s.Collection.IsSingleValuedPath));
+
+    public IEnumerable<BsonValue[]> ExecuteFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
+    {
+        if (_collection.Context.CurrentTransaction is { } transaction)
+        {
+            return transaction.Run((Source: this, Query: query, Parameters: parameters, Values: values),
+                static (pages, s) => s.Source.ReadFields(pages, s.Query, s.Parameters, s.Values).ToList());
+        }
+
+        return StreamFields(query, parameters, values);
+    }
+
+    public async IAsyncEnumerable<BsonValue[]> ExecuteFieldsAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        if (_collection.Context.CurrentTransaction is { } transaction)
+        {
+            var rows = await transaction.RunAsync((Source: this, Query: query, Parameters: parameters, Values: values),
+                static (pages, s) => s.Source.ReadFields(pages, s.Query, s.Parameters, s.Values).ToList(), cancellationToken).ConfigureAwait(false);
+            foreach (var row in rows)
+            {
+                yield return row;
+            }
+
+            yield break;
+        }
+
+        foreach (var row in StreamFields(query, parameters, values))
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            yield return row;
+        }
+    }
+
+    private IEnumerable<BsonValue[]> StreamFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
+    {
+        using var read = _collection.Context.Engine.BeginRead();
+        foreach (var row in ReadFields(read, query, parameters, values))
+        {
+            yield return row;
+        }
+    }
+
+    private IEnumerable<BsonValue[]> ReadFields(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
+    {
+        var projection = new FieldProjection(values, _collection.Documents.Database.Fields);
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _collection.IsSingleValuedPath))
+        {
+            var row = new BsonValue[values.Count];
+            projection.Read(document.Span, row);
+            yield return row;
+        }
+    }
 
     private List<T> Materialize(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {

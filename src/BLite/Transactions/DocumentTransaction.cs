@@ -16,6 +16,7 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
     private const int Active = 0;
     private const int Committed = 1;
     private const int RolledBack = 2;
+    private const int Failed = 3;
 
     // Operations of one transaction may come from several tasks of the same flow (Task.WhenAll);
     // the pages underneath are not thread-safe, so operations take turns.
@@ -43,6 +44,11 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
             _write.Commit();
             _state = Committed;
         }
+        catch
+        {
+            MarkFailedCommit();
+            throw;
+        }
         finally
         {
             _gate.Release();
@@ -58,6 +64,11 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
             ThrowIfNotActive();
             await _write.CommitAsync(cancellationToken).ConfigureAwait(false);
             _state = Committed;
+        }
+        catch
+        {
+            MarkFailedCommit();
+            throw;
         }
         finally
         {
@@ -127,11 +138,27 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
         }
     }
 
+    // A commit that failed has ended the transaction (the storage transaction released the writer
+    // slot); Rollback and Dispose then do nothing, so the caller of a using block sees the
+    // commit's own exception. A commit refused before it started (already ended) changes nothing.
+    private void MarkFailedCommit()
+    {
+        if (_state == Active)
+        {
+            _state = Failed;
+        }
+    }
+
     private void ThrowIfNotActive()
     {
         if (_state != Active)
         {
-            throw new InvalidOperationException(_state == Committed ? "The transaction has already committed." : "The transaction has been rolled back.");
+            throw new InvalidOperationException(_state switch
+            {
+                Committed => "The transaction has already committed.",
+                Failed => "The transaction's commit failed; start a new one.",
+                _ => "The transaction has been rolled back.",
+            });
         }
     }
 }

@@ -75,6 +75,33 @@ internal static class SampleDocuments
         };
     }
 
+    /// <summary>One of every type BSON 1.1 has beyond BLite's own, with boundary values.</summary>
+    public static BsonDocument MongoTypes() => new()
+    {
+        { "minKey", BsonValue.MinKey },
+        { "maxKey", BsonValue.MaxKey },
+        { "undefined", BsonValue.Undefined },
+        { "timestamp", new BsonTimestamp(uint.MaxValue, 1) },
+        { "timestampZero", new BsonTimestamp(0, 0) },
+        { "regex", new BsonRegex("^a.*[é😀]$", "imsx") },
+        { "regexNoOptions", new BsonRegex("", "") },
+        { "code", new BsonJavaScript("function () { return 1; }") },
+        { "codeWithScope", new BsonJavaScriptWithScope("x + y", new BsonDocument { { "x", 1 }, { "y", new BsonArray { "z" } } }) },
+        { "symbol", new BsonSymbol("sym") },
+        { "dbPointer", new BsonDbPointer("db.coll", ObjectId.Parse("5f1d7a2b9c3e4f5a6b7c8d9e")) },
+        { "dateBeforeYear1", BsonValue.FromUnixMilliseconds(long.MinValue) },
+        { "dateAfterYear9999", BsonValue.FromUnixMilliseconds(long.MaxValue) },
+        { "decimalExponent", BsonDecimal128.Parse("1E+3") },
+        { "decimalZeroExponent", BsonDecimal128.Parse("-0E-6176") },
+        { "decimalNaN", BsonDecimal128.NaN },
+        { "decimalInfinity", BsonDecimal128.NegativeInfinity },
+        { "decimalMax", BsonDecimal128.MaxValue },
+        { "decimalSmall", BsonDecimal128.Parse("1.0E-9") },
+        { "oldBinary", BsonValue.FromBinary(new byte[] { 1, 2 }, (BsonBinarySubtype)0x02) },
+        { "columnBinary", BsonValue.FromBinary(new byte[] { 7 }, (BsonBinarySubtype)0x07) },
+        { "inArray", new BsonArray { BsonValue.MinKey, new BsonTimestamp(1, 2), new BsonRegex("b", "i") } },
+    };
+
     public static bool DeepEqualsExact(BsonValue left, BsonValue right)
     {
         if (left.Type != right.Type)
@@ -87,7 +114,7 @@ internal static class SampleDocuments
             case BsonType.Double:
                 return BitConverter.DoubleToInt64Bits(left.AsDouble) == BitConverter.DoubleToInt64Bits(right.AsDouble);
             case BsonType.Decimal128:
-                return decimal.GetBits(left.AsDecimal).SequenceEqual(decimal.GetBits(right.AsDecimal));
+                return left.AsDecimal128.BitsEqual(right.AsDecimal128);
             case BsonType.DateTime:
                 return left.AsDateTime.Ticks == right.AsDateTime.Ticks && left.AsDateTime.Kind == right.AsDateTime.Kind;
             case BsonType.DateTimeOffset:

@@ -30,8 +30,8 @@ public class BsonSpanReaderMalformedInputTests
     [Fact]
     public void Unknown_type_code_is_refused_with_its_offset()
     {
-        var error = ReadAll([8, 0, 0, 0, 0x06, 1, 0, 0]);
-        Assert.Contains("0x06", error.Message);
+        var error = ReadAll([8, 0, 0, 0, 0x30, 1, 0, 0]);
+        Assert.Contains("0x30", error.Message);
         Assert.Equal(4, error.Offset);
     }
 

@@ -22,6 +22,7 @@ public class StandardBsonFuzzTests
         [
             StandardBsonWriter.ToBytes(SampleDocuments.EveryType()),
             StandardBsonWriter.ToBytes(SampleDocuments.Order(1)),
+            StandardBsonWriter.ToBytes(SampleDocuments.MongoTypes()),
             StandardBsonWriter.ToBytes(BsonDocument.Parse("""{"BSON":["awesome",5.05,1986],"o":{"$binary":{"base64":"AAAAAA==","subType":"02"}}}""")),
         ];
 

@@ -91,6 +91,18 @@ public class FindCommandTests
     }
 
     [Fact]
+    public void Find_with_a_number_out_of_range_is_a_usage_error_naming_the_literal()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File("shop.blite");
+        TestDatabases.CreateShop(path, orders: 3);
+
+        var result = BliteProcess.Run("find", path, "orders", "{\"total\":1e999}");
+
+        CliAssert.FailedWithOneLine(result, 1, "1e999");
+    }
+
+    [Fact]
     public void Find_with_filter_that_is_not_json_fails_with_one_line()
     {
         using var directory = new TempDirectory();

@@ -34,6 +34,38 @@ public class WalLeftBehindTests
         CliAssert.Succeeded(BliteProcess.Run("check", path));
     }
 
+    [Fact]
+    public void A_damaged_wal_header_is_reported_by_info_recovered_by_check_and_never_read_as_an_empty_log()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File("shop.blite");
+        TestDatabases.CreateShop(path, orders: 5);
+        LeaveOneCommitInTheWal(path);
+        Flip(path + "-wal", 26);
+        var walBefore = File.ReadAllBytes(path + "-wal");
+
+        var info = BliteProcess.Run("info", path);
+        var check = BliteProcess.Run("check", path);
+
+        CliAssert.Succeeded(info);
+        Assert.Contains(info.StdoutLines, line => line.StartsWith("wal state", StringComparison.Ordinal) && line.Contains("damaged header in front of frames", StringComparison.Ordinal));
+        CliAssert.Succeeded(check);
+        Assert.Equal(walBefore, File.ReadAllBytes(path + "-wal"));
+
+        // With the first frame damaged too, nothing verifies the frames: check refuses, naming the log.
+        Flip(path + "-wal", 40 + 8);
+        var refused = BliteProcess.Run("check", path);
+        CliAssert.FailedWithOneLine(refused, 2, path + "-wal");
+        Assert.Contains("header is damaged", refused.Stderr, StringComparison.Ordinal);
+    }
+
+    private static void Flip(string path, long offset)
+    {
+        var bytes = File.ReadAllBytes(path);
+        bytes[offset] ^= 0x5A;
+        File.WriteAllBytes(path, bytes);
+    }
+
     /// <summary>
     /// Commits a transaction that rewrites the catalog page with its own content (so the database
     /// stays consistent), then drops the engine without closing it, as a killed process would:

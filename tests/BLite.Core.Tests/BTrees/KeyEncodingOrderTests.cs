@@ -58,6 +58,39 @@ public sealed class KeyEncodingOrderTests
     }
 
     [Fact]
+    public void Decimal128_values_order_numerically_NaN_first_and_fitting_values_encode_like_their_decimal()
+    {
+        var random = new Random(107);
+        var values = new List<BLite.Bson.BsonDecimal128>
+        {
+            BLite.Bson.BsonDecimal128.NaN, BLite.Bson.BsonDecimal128.NegativeInfinity, BLite.Bson.BsonDecimal128.PositiveInfinity,
+            BLite.Bson.BsonDecimal128.MaxValue, BLite.Bson.BsonDecimal128.MinValue, BLite.Bson.BsonDecimal128.Parse("-0E-6176"),
+            BLite.Bson.BsonDecimal128.Parse("0E+9"), BLite.Bson.BsonDecimal128.Parse("1E-6176"), BLite.Bson.BsonDecimal128.Parse("-1E-6176"),
+            BLite.Bson.BsonDecimal128.Parse("1E+3"), BLite.Bson.BsonDecimal128.Parse("1000"), BLite.Bson.BsonDecimal128.Parse("1E-28"),
+            BLite.Bson.BsonDecimal128.Parse("1E-29"), BLite.Bson.BsonDecimal128.Parse("9.9E+28"), BLite.Bson.BsonDecimal128.Parse("1E+29"),
+            BLite.Bson.BsonDecimal128.Parse("1234567890123456789012345678901234"), BLite.Bson.BsonDecimal128.Parse("-1.000000000000000000000000000000001E-6000"),
+        };
+        for (var i = 0; i < RandomCount; i++)
+        {
+            var coefficient = ((UInt128)(ulong)random.NextInt64() << 50) ^ (ulong)random.NextInt64();
+            values.Add(BLite.Bson.BsonDecimal128.FromParts(random.Next(2) == 0, coefficient % UInt128.Parse("10000000000000000000000000000000000"), random.Next(-6176, 6112)));
+            values.Add(BLite.Bson.BsonDecimal128.FromParts(random.Next(2) == 0, (ulong)random.Next(1, 1000), random.Next(-40, 40)));
+        }
+
+        AssertOrderPreserved(values, (a, b) => a.CompareTo(b), v => TestKeys.Encode((ref KeyWriter w) => w.WriteDecimal128(v)));
+        foreach (var value in values)
+        {
+            var key = TestKeys.Encode((ref KeyWriter w) => w.WriteDecimal128(value));
+            var decoded = new KeyReader(key).ReadDecimal128();
+            Assert.True(decoded == value || (decoded.IsNaN && value.IsNaN), $"{value} decoded as {decoded}");
+            if (value.TryToDecimal(out var exact))
+            {
+                Assert.Equal(TestKeys.Encode((ref KeyWriter w) => w.WriteDecimal(exact)), key);
+            }
+        }
+    }
+
+    [Fact]
     public void Strings_order_by_code_point_including_zero_characters_and_surrogate_pairs()
     {
         var random = new Random(104);

@@ -84,6 +84,17 @@ public class JsonFilterParserTests
     public void Malformed_filters_are_rejected_with_a_filter_exception(string json) =>
         Assert.Throws<JsonFilterException>(() => JsonFilterParser.Parse(json));
 
+    [Theory]
+    [InlineData("1e999")]
+    [InlineData("-1e999")]
+    [InlineData("1e400")]
+    public void A_number_out_of_the_range_of_a_double_is_rejected_naming_the_literal(string literal)
+    {
+        var error = Assert.Throws<JsonFilterException>(() => JsonFilterParser.Parse("{ \"n\": " + literal + " }"));
+        Assert.Contains(literal, error.Message, StringComparison.Ordinal);
+        Assert.Contains("out of the range", error.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void A_parsed_filter_evaluates_like_the_equivalent_built_filter()
     {

@@ -86,7 +86,7 @@ public class PlanExecutionTests
         {
             ComparisonFilter c => new ComparisonFilter(c.Path, c.Operator, Slot(c.Value)),
             InFilter i => new InFilter(i.Path, Slot(i.Values), i.Negated),
-            StringMatchFilter s => new StringMatchFilter(s.Path, s.Kind, Slot(s.Value)),
+            StringMatchFilter s => new StringMatchFilter(s.Path, s.Kind, Slot(s.Value), s.IgnoreCase),
             AndFilter a => QueryFilter.And(a.Filters.Select(f => Parameterize(f, parameters)).ToList()),
             OrFilter o => QueryFilter.Or(o.Filters.Select(f => Parameterize(f, parameters)).ToList()),
             NotFilter n => QueryFilter.Not(Parameterize(n.Filter, parameters)),

@@ -87,11 +87,13 @@ internal static class ReferenceEvaluator
                 return Reach(value, exists.Path, false).Any(c => c is not null) == exists.MustExist;
             case StringMatchFilter match:
                 var needle = match.Value.Resolve(parameters);
+                var stringComparison = match.IgnoreCase ? StringComparison.OrdinalIgnoreCase : StringComparison.Ordinal;
                 return needle.IsString && Reach(value, match.Path, true).Any(c => c is { IsString: true } s && match.Kind switch
                 {
-                    StringMatchKind.StartsWith => s.AsString.StartsWith(needle.AsString, StringComparison.Ordinal),
-                    StringMatchKind.EndsWith => s.AsString.EndsWith(needle.AsString, StringComparison.Ordinal),
-                    _ => s.AsString.Contains(needle.AsString, StringComparison.Ordinal),
+                    StringMatchKind.StartsWith => s.AsString.StartsWith(needle.AsString, stringComparison),
+                    StringMatchKind.EndsWith => s.AsString.EndsWith(needle.AsString, stringComparison),
+                    StringMatchKind.Equal => s.AsString.Equals(needle.AsString, stringComparison),
+                    _ => s.AsString.Contains(needle.AsString, stringComparison),
                 });
             case ElemMatchFilter elemMatch:
                 return Reach(value, elemMatch.Path, false)

@@ -119,22 +119,4 @@ public class CorruptionTests
         using var read = db.Engine.BeginRead();
         Assert.Equal(2, PageData.Read(read, PageIds.Catalog));
     }
-
-    [Fact]
-    public void A_damaged_log_header_in_front_of_flushed_frames_is_refused()
-    {
-        using var db = new TestDatabase(new StorageOptions { PageSize = 4096 });
-        using (var tx = db.Engine.BeginWrite())
-        {
-            PageData.Stamp(tx, PageIds.Catalog, 1);
-            tx.Commit();
-        }
-
-        db.Engine.CloseWithoutCheckpoint();
-        FileBytes.Flip(db.WalPath, 33);
-
-        Assert.Throws<BLiteCorruptionException>(() => StorageEngine.Open(db.Path, db.Options));
-        FileBytes.Flip(db.WalPath, 33);
-        db.CrashAndReopen();
-    }
 }

@@ -12,7 +12,7 @@ namespace BLite.Tests.Linq;
 /// pages with <see cref="DocumentPipeline"/>, and deserializes only what is returned — the same
 /// work the collections layer does, minus the pages.
 /// </summary>
-internal sealed class InMemoryQuerySource : IDocumentQuerySource<Order>
+internal sealed class InMemoryQuerySource : IDocumentQuerySource<Order>, IProjectingQuerySource
 {
     private readonly List<ReadOnlyMemory<byte>> _documents;
     private readonly BsonFieldDictionary _dictionary = new();
@@ -34,6 +34,14 @@ internal sealed class InMemoryQuerySource : IDocumentQuerySource<Order>
     public IFieldPathResolver FieldPaths { get; } = new TestFieldPaths();
 
     public List<DocumentQuery> Executed { get; } = [];
+
+    /// <summary>The field lists of pushed-down projections, in execution order.</summary>
+    public List<IReadOnlyList<ValueExpression>> Projected { get; } = [];
+
+    /// <summary>How many documents were handed out as objects.</summary>
+    public int Materialized => _materializedCount;
+
+    private int _materializedCount;
 
     public IReadOnlyList<IndexDescriptor> Indexes { get; init; } = [IndexDescriptor.PrimaryKey];
 
@@ -70,10 +78,41 @@ internal sealed class InMemoryQuerySource : IDocumentQuerySource<Order>
     public ValueTask<long> CountAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, CancellationToken cancellationToken) =>
         ValueTask.FromResult(Count(query, parameters));
 
+    public IEnumerable<BsonValue[]> ExecuteFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
+    {
+        lock (Executed)
+        {
+            Executed.Add(query);
+            Projected.Add(values);
+        }
+
+        var projection = new FieldProjection(values, _dictionary);
+        return Run(query, parameters).Select(document =>
+        {
+            var row = new BsonValue[values.Count];
+            projection.Read(document.Span, row);
+            return row;
+        });
+    }
+
+    public async IAsyncEnumerable<BsonValue[]> ExecuteFieldsAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        foreach (var row in ExecuteFields(query, parameters, values))
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            await Task.Yield();
+            yield return row;
+        }
+    }
+
     public string Explain(DocumentQuery query) => QueryPlanner.Plan(query, Indexes).Explain();
 
-    private Order Materialize(ReadOnlyMemory<byte> document) =>
-        MemoryMarshal.TryGetArray(document, out var segment) ? _materialized[segment.Array!] : throw new InvalidOperationException("Unknown document.");
+    private Order Materialize(ReadOnlyMemory<byte> document)
+    {
+        Interlocked.Increment(ref _materializedCount);
+        return MemoryMarshal.TryGetArray(document, out var segment) ? _materialized[segment.Array!] : throw new InvalidOperationException("Unknown document.");
+    }
 
     private IEnumerable<ReadOnlyMemory<byte>> Run(DocumentQuery query, IReadOnlyList<BsonValue> parameters) =>
         DocumentPipeline.Run(_documents, FilterEvaluator.Create(query.Filter, _dictionary, parameters), query.Sort, _dictionary,

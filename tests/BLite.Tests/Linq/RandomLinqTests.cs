@@ -66,14 +66,14 @@ public class RandomLinqTests
 
     private static Expression<Func<Order, bool>> RandomPredicate(Random random, int depth)
     {
-        var choice = random.Next(depth >= 2 ? 20 : 23);
+        var choice = random.Next(depth >= 2 ? 30 : 33);
         switch (choice)
         {
-            case 20:
+            case 30:
                 return Combine(RandomPredicate(random, depth + 1), RandomPredicate(random, depth + 1), Expression.AndAlso);
-            case 21:
+            case 31:
                 return Combine(RandomPredicate(random, depth + 1), RandomPredicate(random, depth + 1), Expression.OrElse);
-            case 22:
+            case 32:
                 var inner = RandomPredicate(random, depth + 1);
                 return Expression.Lambda<Func<Order, bool>>(Expression.Not(inner.Body), inner.Parameters);
         }
@@ -109,7 +109,17 @@ public class RandomLinqTests
             16 => o => o.Paid,
             17 => o => o.PlacedAt < when,
             18 => o => o.Note != word,
-            _ => o => o.Lines.Any(l => l.Sku.StartsWith(word) && l.Price > total / 10),
+            19 => o => o.Lines.Any(l => l.Sku.StartsWith(word) && l.Price > total / 10),
+            20 => o => o.Customer.Name.Length > quantity % 5,
+            21 => o => o.Lines.Count >= quantity % 4,
+            22 => o => o.Quantity * o.Total > total,
+            23 => o => o.Quantity > o.Discount,
+            24 => o => string.Compare(o.Customer.Name, word) > 0,
+            25 => o => o.Status.Equals(status.ToUpperInvariant(), StringComparison.OrdinalIgnoreCase),
+            26 => o => o.PlacedAt.Day < quantity + 5,
+            27 => o => o.Customer.Name.ToUpperInvariant() == word.ToUpperInvariant(),
+            28 => o => o.Location == null,
+            _ => o => o.Quantity % 3 == quantity % 3 && o.Lines.Any(l => l.Qty * l.Price > total / 20),
         };
     }
 

@@ -41,9 +41,14 @@ public sealed class Order
 
     public List<string> Tags { get; set; } = [];
 
+    /// <summary>A nullable record struct, stored as null or an embedded document.</summary>
+    public GeoPoint? Location { get; set; }
+
     /// <summary>Not stored: the resolver refuses it.</summary>
     public string Computed => Status + Quantity;
 }
+
+public record struct GeoPoint(int X, int Y);
 
 public sealed class Customer
 {
@@ -97,6 +102,7 @@ internal static class OrderMapper
         { "customer", new BsonDocument { { "name", o.Customer.Name }, { "mail", o.Customer.Email } } },
         { "lines", new BsonArray(o.Lines.Select(l => (BsonValue)new BsonDocument { { "sku", l.Sku }, { "qty", l.Qty }, { "price", l.Price } })) },
         { "tags", new BsonArray(o.Tags.Select(t => (BsonValue)t)) },
+        { "location", o.Location is { } p ? new BsonDocument { { "x", p.X }, { "y", p.Y } } : BsonValue.Null },
     };
 
     public static Order FromDocument(BsonDocument d) => new()
@@ -120,6 +126,7 @@ internal static class OrderMapper
             Price = l.AsDocument["price"].AsDecimal,
         }).ToList(),
         Tags = d["tags"].AsArray.Select(t => t.AsString).ToList(),
+        Location = d["location"].IsNull ? null : new GeoPoint(d["location"].AsDocument["x"].AsInt32, d["location"].AsDocument["y"].AsInt32),
     };
 }
 
@@ -155,6 +162,7 @@ internal static class TestData
                 Price = random.Next(1, 50),
             }).ToList(),
             Tags = Enumerable.Range(0, random.Next(0, 3)).Select(_ => Tags[random.Next(Tags.Length)]).ToList(),
+            Location = id % 3 == 0 ? null : new GeoPoint(id % 7, id % 5),
         }).ToList();
     }
 }

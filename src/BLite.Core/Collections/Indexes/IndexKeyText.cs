@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using System.Globalization;
 using System.Text;
 using BLite.Core.BTrees;
@@ -34,6 +35,15 @@ internal static class IndexKeyText
             case KeyType.Null:
                 reader.ReadNull();
                 return "null";
+            case KeyType.MinKey:
+                reader.ReadEncodedComponent();
+                return "MinKey";
+            case KeyType.MaxKey:
+                reader.ReadEncodedComponent();
+                return "MaxKey";
+            case KeyType.Timestamp:
+                var timestamp = BinaryPrimitives.ReadUInt64BigEndian(reader.ReadEncodedComponent()[1..]);
+                return $"Timestamp({timestamp >> 32}, {(uint)timestamp})";
             case KeyType.Boolean:
                 return reader.ReadBoolean() ? "true" : "false";
             case KeyType.Integer:
@@ -43,7 +53,7 @@ internal static class IndexKeyText
             case KeyType.Double:
                 return reader.ReadDouble().ToString("R", culture);
             case KeyType.Decimal:
-                return reader.ReadDecimal().ToString(culture) + "m";
+                return reader.ReadDecimal128() + "m";
             case KeyType.String:
                 return Quote(reader.ReadString());
             case KeyType.Binary:

@@ -56,6 +56,30 @@ internal sealed class CompiledPath
         return true;
     }
 
+    /// <summary>
+    /// The one value the path reaches through documents only (a projection or computed value
+    /// reads single values): false when a field is absent or a step meets an array or a scalar.
+    /// </summary>
+    public bool TryLocateSingle(BsonFieldDictionary fields, BsonType rootType, ReadOnlySpan<byte> root, out BsonType type, out ReadOnlySpan<byte> value)
+    {
+        type = rootType;
+        value = root;
+        if (!TryResolve(fields, out var ids))
+        {
+            return false;
+        }
+
+        foreach (var id in ids)
+        {
+            if (type != BsonType.Document || !TryFindField(value, id, out type, out value))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
     /// <summary>True when some value the path reaches passes <paramref name="leaf"/> (or the path is missing somewhere and the leaf accepts missing).</summary>
     public bool Matches(BsonType type, ReadOnlySpan<byte> value, LeafTest leaf)
     {

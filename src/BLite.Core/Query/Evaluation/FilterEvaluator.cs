@@ -40,7 +40,9 @@ internal sealed class FilterEvaluator
             ComparisonFilter comparison => Field(comparison.Path, Comparison(comparison.Operator, comparison.Value.Resolve(parameters))),
             InFilter inFilter => In(inFilter),
             ExistsFilter exists => exists.MustExist ? Field(exists.Path, ExistsLeaf.Instance) : new NotNode(Field(exists.Path, ExistsLeaf.Instance)),
-            StringMatchFilter match => Field(match.Path, StringLeaf.Create(match.Kind, match.Value.Resolve(parameters))),
+            StringMatchFilter match => Field(match.Path, StringLeaf.Create(match.Kind, match.Value.Resolve(parameters), match.IgnoreCase)),
+            ExpressionFilter expression => new ExpressionMatchNode(ValueNode.Build(expression.Left, dictionary, parameters), expression.Operator,
+                ValueNode.Build(expression.Right, dictionary, parameters)),
             ElemMatchFilter elemMatch => Field(elemMatch.Path, new ElemMatchLeaf(Build(elemMatch.ElementFilter))),
             _ => throw new ArgumentException($"Unknown filter type {filter.GetType().Name}.", nameof(filter)),
         };

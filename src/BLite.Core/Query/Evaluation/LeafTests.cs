@@ -79,23 +79,31 @@ internal sealed class InLeaf(RawConstant[] candidates, bool matchesNull) : LeafT
     }
 }
 
-/// <summary>Ordinal prefix / suffix / substring tests on UTF-8 bytes (equivalent to ordinal tests on the text).</summary>
+/// <summary>
+/// Ordinal prefix / suffix / substring / equality tests on UTF-8 bytes (equivalent to ordinal tests
+/// on the text); ignoring case, the stored string is decoded to UTF-16 on the stack first.
+/// </summary>
 internal sealed class StringLeaf : LeafTest
 {
+    private const int StackChars = 256;
     private readonly StringMatchKind _kind;
-    private readonly byte[]? _needle;
+    private readonly byte[] _needle;
+    private readonly string _text;
+    private readonly bool _ignoreCase;
 
-    private StringLeaf(StringMatchKind kind, byte[]? needle)
+    private StringLeaf(StringMatchKind kind, string text, bool ignoreCase)
     {
         _kind = kind;
-        _needle = needle;
+        _text = text;
+        _needle = System.Text.Encoding.UTF8.GetBytes(text);
+        _ignoreCase = ignoreCase;
     }
 
     public override bool MatchesMissing => false;
 
-    public static LeafTest Create(StringMatchKind kind, BsonValue value) =>
+    public static LeafTest Create(StringMatchKind kind, BsonValue value, bool ignoreCase = false) =>
         value.Type == BsonType.String
-            ? new StringLeaf(kind, System.Text.Encoding.UTF8.GetBytes(value.AsString))
+            ? new StringLeaf(kind, value.AsString, ignoreCase)
             : NeverLeaf.Instance;
 
     public override bool Test(BsonType type, ReadOnlySpan<byte> value)
@@ -106,12 +114,38 @@ internal sealed class StringLeaf : LeafTest
         }
 
         var text = RawValues.StringBytes(value);
-        return _kind switch
+        if (!_ignoreCase)
         {
-            StringMatchKind.StartsWith => text.StartsWith(_needle),
-            StringMatchKind.EndsWith => text.EndsWith(_needle),
-            _ => text.IndexOf(_needle) >= 0,
-        };
+            return _kind switch
+            {
+                StringMatchKind.StartsWith => text.StartsWith(_needle),
+                StringMatchKind.EndsWith => text.EndsWith(_needle),
+                StringMatchKind.Equal => text.SequenceEqual(_needle),
+                _ => text.IndexOf(_needle) >= 0,
+            };
+        }
+
+        var length = System.Text.Encoding.UTF8.GetCharCount(text);
+        char[]? rented = null;
+        var chars = length <= StackChars ? stackalloc char[StackChars] : (rented = System.Buffers.ArrayPool<char>.Shared.Rent(length));
+        try
+        {
+            var decoded = chars[..System.Text.Encoding.UTF8.GetChars(text, chars)];
+            return _kind switch
+            {
+                StringMatchKind.StartsWith => decoded.StartsWith(_text, StringComparison.OrdinalIgnoreCase),
+                StringMatchKind.EndsWith => decoded.EndsWith(_text, StringComparison.OrdinalIgnoreCase),
+                StringMatchKind.Equal => decoded.Equals(_text, StringComparison.OrdinalIgnoreCase),
+                _ => decoded.Contains(_text, StringComparison.OrdinalIgnoreCase),
+            };
+        }
+        finally
+        {
+            if (rented is not null)
+            {
+                System.Buffers.ArrayPool<char>.Shared.Return(rented);
+            }
+        }
     }
 }
 

@@ -46,8 +46,12 @@ internal static class RawValues
         {
             case BsonType.Null:
                 return 0;
-            case BsonType.String:
+            case BsonType.String or BsonType.Symbol or BsonType.JavaScript:
                 return StringBytes(left).SequenceCompareTo(StringBytes(right));
+            case BsonType.JavaScriptWithScope:
+                // Code and scope bytes; the scope's field ids make this a stable, not a
+                // name-ordered, comparison, which is all sorting these deprecated values needs.
+                return left[4..].SequenceCompareTo(right[4..]);
             case BsonType.ObjectId:
                 return left.SequenceCompareTo(right);
             case BsonType.Binary:
@@ -75,7 +79,11 @@ internal static class RawValues
             BsonType.Int64 => reader.ReadInt64(),
             BsonType.UInt64 => reader.ReadUInt64(),
             BsonType.Double => reader.ReadDouble(),
-            BsonType.Decimal128 => reader.ReadDecimal(),
+            BsonType.Decimal128 => reader.ReadDecimal128(),
+            BsonType.UtcDateTime => BsonValue.FromUnixMilliseconds(reader.ReadUtcDateTimeMilliseconds()),
+            BsonType.Timestamp => reader.ReadTimestamp(),
+            BsonType.Regex => reader.ReadRegex(),
+            BsonType.DbPointer => reader.ReadDbPointer(),
             BsonType.Boolean => reader.ReadBoolean(),
             BsonType.DateTime => reader.ReadDateTime(),
             BsonType.DateTimeOffset => reader.ReadDateTimeOffset(),

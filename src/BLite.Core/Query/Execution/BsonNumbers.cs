@@ -18,8 +18,8 @@ internal static class BsonNumbers
             case BsonType.Double when value.AsDouble is var d && d == Math.Floor(d) && d >= long.MinValue && d < 9.2233720368547758E18:
                 result = (long)d;
                 return true;
-            case BsonType.Decimal128 when value.AsDecimal is var m && m == decimal.Truncate(m) && m >= long.MinValue && m <= long.MaxValue:
-                result = (long)m;
+            case BsonType.Decimal128 when value.AsDecimal128.TryToInt64(out var whole):
+                result = whole;
                 return true;
             default:
                 result = 0;

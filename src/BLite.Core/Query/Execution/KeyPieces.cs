@@ -87,6 +87,9 @@ internal static class KeyPieces
         BsonType.TimeSpan => KeyType.TimeSpan,
         BsonType.DateOnly => KeyType.DateOnly,
         BsonType.TimeOnly => KeyType.TimeOnly,
+        BsonType.Timestamp => KeyType.Timestamp,
+        BsonType.MinKey => KeyType.MinKey,
+        BsonType.MaxKey => KeyType.MaxKey,
         _ => throw new ArgumentException($"A {type} value has no single key class."),
     };
 

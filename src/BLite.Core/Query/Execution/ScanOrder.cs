@@ -60,6 +60,8 @@ internal static class ScanOrder
                 return current.Type == BsonType.Boolean;
             case KeyType.TimeSpan:
                 return current.Type == BsonType.TimeSpan;
+            case KeyType.Timestamp or KeyType.MinKey or KeyType.MaxKey:
+                return current.Type == (tag == KeyType.Timestamp ? BsonType.Timestamp : tag == KeyType.MinKey ? BsonType.MinKey : BsonType.MaxKey);
             case KeyType.DateOnly:
                 return current.Type == BsonType.DateOnly;
             case KeyType.TimeOnly:

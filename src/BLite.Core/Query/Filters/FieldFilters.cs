@@ -50,16 +50,23 @@ public sealed class ExistsFilter : FieldFilter
     public bool MustExist { get; }
 }
 
-/// <summary>Ordinal string prefix / suffix / substring tests; non-strings never match.</summary>
+/// <summary>
+/// Ordinal string prefix / suffix / substring / equality tests, optionally ignoring case as
+/// <see cref="StringComparison.OrdinalIgnoreCase"/> does; non-strings never match.
+/// </summary>
 public sealed class StringMatchFilter : FieldFilter
 {
-    public StringMatchFilter(FieldPath path, StringMatchKind kind, FilterOperand value) : base(path)
+    public StringMatchFilter(FieldPath path, StringMatchKind kind, FilterOperand value, bool ignoreCase = false) : base(path)
     {
         Kind = kind;
         Value = value;
+        IgnoreCase = ignoreCase;
     }
 
     public StringMatchKind Kind { get; }
+
+    /// <summary>Compare as <see cref="StringComparison.OrdinalIgnoreCase"/>; such a test never narrows an index scan.</summary>
+    public bool IgnoreCase { get; }
 
     public FilterOperand Value { get; }
 }

@@ -26,9 +26,17 @@ internal static class FilterText
                 {
                     StringMatchKind.StartsWith => "$startsWith",
                     StringMatchKind.EndsWith => "$endsWith",
+                    StringMatchKind.Equal => "$equals",
                     _ => "$contains",
                 };
-                AppendField(text, match.Path, name, match.Value.ToString());
+                AppendField(text, match.Path, match.IgnoreCase ? name + "IgnoreCase" : name, match.Value.ToString());
+                break;
+            case ExpressionFilter expression:
+                text.Append("{ \"$expr\": \"");
+                AppendValue(text, expression.Left);
+                text.Append(' ').Append(OperatorName(expression.Operator)).Append(' ');
+                AppendValue(text, expression.Right);
+                text.Append("\" }");
                 break;
             case ElemMatchFilter elemMatch:
                 text.Append("{ ").Append(Quote(elemMatch.Path)).Append(": { \"$elemMatch\": ");
@@ -48,6 +56,39 @@ internal static class FilterText
                 text.Append("{ \"$not\": ");
                 Append(text, negation.Filter);
                 text.Append(" }");
+                break;
+        }
+    }
+
+    /// <summary>A value expression as text: fields as <c>$path</c>, functions as <c>$name(arg)</c>, arithmetic in parentheses.</summary>
+    public static void AppendValue(StringBuilder text, ValueExpression value)
+    {
+        switch (value)
+        {
+            case FieldValue field:
+                text.Append('$').Append(field.Path.IsSelf ? "" : field.Path.Path);
+                break;
+            case OperandValue operand:
+                text.Append(operand.Operand.ToString().Replace("\"", "'", StringComparison.Ordinal));
+                break;
+            case ComputedValue computed:
+                text.Append('$').Append(computed.Function.ToString().ToLowerInvariant()).Append('(');
+                AppendValue(text, computed.Argument);
+                text.Append(')');
+                break;
+            case ArithmeticValue arithmetic:
+                text.Append('(');
+                AppendValue(text, arithmetic.Left);
+                text.Append(arithmetic.Operator switch
+                {
+                    ArithmeticOperator.Add => " + ",
+                    ArithmeticOperator.Subtract => " - ",
+                    ArithmeticOperator.Multiply => " * ",
+                    ArithmeticOperator.Divide => " / ",
+                    _ => " % ",
+                });
+                AppendValue(text, arithmetic.Right);
+                text.Append(')');
                 break;
         }
     }

@@ -98,4 +98,7 @@ public enum StringMatchKind
     EndsWith,
     /// <summary>Ordinal substring search.</summary>
     Contains,
+
+    /// <summary>Whole-string equality (used with <see cref="StringMatchFilter.IgnoreCase"/>; a case-sensitive one is <c>$eq</c>).</summary>
+    Equal,
 }

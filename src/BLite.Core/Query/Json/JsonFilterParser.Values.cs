@@ -7,7 +7,34 @@ namespace BLite.Core.Query;
 public static partial class JsonFilterParser
 {
     private static bool IsExtendedJsonWrapper(string key) => key is "$oid" or "$date" or "$numberInt" or "$numberLong"
-        or "$numberDouble" or "$numberDecimal" or "$binary" or "$uuid";
+        or "$numberDouble" or "$numberDecimal" or "$binary" or "$uuid" || IsInteropWrapper(key);
+
+    /// <summary>The wrappers of the MongoDB interop types, which BLite.Bson's Extended JSON parser reads.</summary>
+    private static bool IsInteropWrapper(string key) => key is "$regularExpression" or "$timestamp" or "$minKey" or "$maxKey"
+        or "$undefined" or "$symbol" or "$code" or "$dbPointer";
+
+    /// <summary>The object at the reader, when its first key is an interop wrapper, parsed by BLite.Bson's Extended JSON reader.</summary>
+    private static bool TryParseInteropWrapper(ref Utf8JsonReader reader, out BsonValue value)
+    {
+        var lookahead = reader;
+        if (lookahead.Read() && lookahead.TokenType == JsonTokenType.PropertyName && lookahead.GetString() is { } key && IsInteropWrapper(key))
+        {
+            var position = reader.TokenStartIndex;
+            using var element = JsonDocument.ParseValue(ref reader);
+            try
+            {
+                value = BsonDocument.Parse("{\"v\":" + element.RootElement.GetRawText() + "}")["v"];
+                return true;
+            }
+            catch (BsonFormatException e)
+            {
+                throw new JsonFilterException($"Invalid {key} value: {e.Message}", position, key);
+            }
+        }
+
+        value = default;
+        return false;
+    }
 
     /// <summary>One Extended JSON value; the reader is on its first token and ends on its last.</summary>
     private static BsonValue ParseValue(ref Utf8JsonReader reader)
@@ -23,7 +50,18 @@ public static partial class JsonFilterParser
                     return int32;
                 }
 
-                return reader.TryGetInt64(out var int64) ? int64 : reader.GetDouble();
+                if (reader.TryGetInt64(out var int64))
+                {
+                    return int64;
+                }
+
+                // An overflowing literal would otherwise become an infinity that silently matches nothing.
+                if (!reader.TryGetDouble(out var number) || !double.IsFinite(number))
+                {
+                    throw Error(ref reader, $"The number {System.Text.Encoding.UTF8.GetString(reader.ValueSpan)} is out of the range of a double");
+                }
+
+                return number;
             case JsonTokenType.True:
                 return true;
             case JsonTokenType.False:
@@ -39,7 +77,7 @@ public static partial class JsonFilterParser
 
                 return array;
             case JsonTokenType.StartObject:
-                return ParseObjectValue(ref reader);
+                return TryParseInteropWrapper(ref reader, out var wrapped) ? wrapped : ParseObjectValue(ref reader);
             default:
                 throw Error(ref reader, $"Expected a value but found {reader.TokenType}");
         }
@@ -92,7 +130,7 @@ public static partial class JsonFilterParser
                 case "$numberDouble":
                     return ParseDouble(RequireString(ref reader, key, position));
                 case "$numberDecimal":
-                    return decimal.Parse(RequireString(ref reader, key, position), NumberStyles.Float, CultureInfo.InvariantCulture);
+                    return BsonDecimal128.Parse(RequireString(ref reader, key, position));
                 case "$uuid":
                     return Guid.Parse(RequireString(ref reader, key, position));
                 case "$date":

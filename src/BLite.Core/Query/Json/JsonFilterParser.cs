@@ -9,7 +9,8 @@ namespace BLite.Core.Query;
 /// <c>{ "status": "shipped", "total": { "$gt": 100 } }</c>. Grammar (docs/query.md):
 /// top-level keys are field paths (implicit AND) or <c>$and</c>/<c>$or</c>/<c>$nor</c>/<c>$not</c>;
 /// a field's value is either a literal (equality) or an operator document with
-/// <c>$eq $ne $gt $gte $lt $lte $in $nin $exists $not $elemMatch $startsWith $endsWith $contains</c>.
+/// <c>$eq $ne $gt $gte $lt $lte $in $nin $exists $not $elemMatch $startsWith $endsWith $contains</c>, and the
+/// case-insensitive <c>$startsWithIgnoreCase $endsWithIgnoreCase $containsIgnoreCase $equalsIgnoreCase</c>.
 /// Values are Extended JSON (canonical or relaxed): <c>{"$oid": ...}</c>, <c>{"$date": ...}</c>,
 /// <c>{"$numberLong": ...}</c>, <c>{"$numberDecimal": ...}</c>, <c>{"$uuid": ...}</c>, <c>{"$binary": ...}</c>.
 /// </summary>
@@ -141,6 +142,10 @@ public static partial class JsonFilterParser
                 "$startsWith" => QueryFilter.StartsWith(path, ParseStringOperand(ref reader, op, position)),
                 "$endsWith" => QueryFilter.EndsWith(path, ParseStringOperand(ref reader, op, position)),
                 "$contains" => QueryFilter.Contains(path, ParseStringOperand(ref reader, op, position)),
+                "$startsWithIgnoreCase" => new StringMatchFilter(path, StringMatchKind.StartsWith, ParseStringOperand(ref reader, op, position), ignoreCase: true),
+                "$endsWithIgnoreCase" => new StringMatchFilter(path, StringMatchKind.EndsWith, ParseStringOperand(ref reader, op, position), ignoreCase: true),
+                "$containsIgnoreCase" => new StringMatchFilter(path, StringMatchKind.Contains, ParseStringOperand(ref reader, op, position), ignoreCase: true),
+                "$equalsIgnoreCase" => new StringMatchFilter(path, StringMatchKind.Equal, ParseStringOperand(ref reader, op, position), ignoreCase: true),
                 "$not" => ParseNot(ref reader, path, position),
                 "$elemMatch" => QueryFilter.ElemMatch(path, ParseElementFilter(ref reader)),
                 _ when op.StartsWith('$') => throw new JsonFilterException($"Unknown operator '{op}' on field '{path}'", position, op),

@@ -89,7 +89,7 @@ internal static partial class QueryPlanner
             case InFilter { Negated: false } inFilter when IsIndexableListOperand(inFilter.Values):
                 conditions.Add(new Condition(source, prefix.Append(inFilter.Path), ConditionKind.In, inFilter.Values, true, removable));
                 break;
-            case StringMatchFilter { Kind: StringMatchKind.StartsWith } startsWith
+            case StringMatchFilter { Kind: StringMatchKind.StartsWith, IgnoreCase: false } startsWith
                 when startsWith.Value.IsParameter || startsWith.Value.Constant.Type == BsonType.String:
                 conditions.Add(new Condition(source, prefix.Append(startsWith.Path), ConditionKind.Prefix, startsWith.Value, true, false));
                 break;
@@ -162,8 +162,16 @@ internal static partial class QueryPlanner
     /// <summary>
     /// Null is never looked up in an index: <c>Eq null</c> also matches documents lacking the
     /// field, which a sparse index does not hold. Arrays and documents compare as whole values,
-    /// which element-wise index entries cannot answer.
+    /// which element-wise index entries cannot answer. The MongoDB interop types without a key
+    /// component, and Decimal128 constants no .NET decimal holds exactly (the planner's ranges
+    /// are built from decimals), are answered by a scan.
     /// </summary>
-    internal static bool IsIndexableScalar(BsonValue value) =>
-        value.Type is not (BsonType.Null or BsonType.Array or BsonType.Document);
+    internal static bool IsIndexableScalar(BsonValue value) => value.Type switch
+    {
+        BsonType.Null or BsonType.Array or BsonType.Document => false,
+        BsonType.Undefined or BsonType.Regex or BsonType.DbPointer or BsonType.JavaScript or BsonType.JavaScriptWithScope
+            or BsonType.Symbol or BsonType.UtcDateTime => false,
+        BsonType.Decimal128 => value.AsDecimal128.TryToDecimal(out _),
+        _ => true,
+    };
 }

@@ -7,7 +7,7 @@ namespace BLite.Core.Storage.Devices;
 /// stream position, so readers on several threads need no lock). <see cref="Flush"/> is
 /// <see cref="RandomAccess.FlushToDisk"/>: the data reaches the disk, not just the OS cache.
 /// </summary>
-internal sealed class FileDevice : IStorageDevice
+internal sealed partial class FileDevice : IStorageDevice
 {
     private readonly SafeFileHandle _handle;
 
@@ -25,7 +25,9 @@ internal sealed class FileDevice : IStorageDevice
     /// Opens (or creates) <paramref name="path"/> for reading and writing. With
     /// <paramref name="exclusive"/> the file is opened with <see cref="FileShare.None"/>, which
     /// .NET enforces on Linux and macOS with an advisory <c>flock</c>: any other opener using
-    /// FileShare.None (another process or another handle in this process) fails.
+    /// FileShare.None (another process or another handle in this process) fails. On Windows the
+    /// exclusive mode still shares reading, so <see cref="OpenReadOnly"/> can inspect the file;
+    /// another writer is refused all the same, since this handle does not share writing.
     /// </summary>
     public static FileDevice Open(string path, FileMode mode, bool exclusive)
     {
@@ -34,7 +36,7 @@ internal sealed class FileDevice : IStorageDevice
             path,
             mode,
             FileAccess.ReadWrite,
-            exclusive ? FileShare.None : FileShare.ReadWrite,
+            exclusive ? (OperatingSystem.IsWindows() ? FileShare.Read : FileShare.None) : FileShare.ReadWrite,
             FileOptions.RandomAccess);
         return new FileDevice(path, handle);
     }

@@ -7,7 +7,7 @@ namespace BLite.Core.Storage.Wal;
 /// <code>
 /// WAL header (40 bytes)
 ///  0  8  magic "BLiteWAL"
-///  8  4  format version (1)
+///  8  4  format version (2; version 1 seeded frame 0's checksum with the header's CRC)
 /// 12  4  page size
 /// 16  8  database id (same as the database header's)
 /// 24  4  generation (incremented at every restart of the log)
@@ -22,8 +22,10 @@ namespace BLite.Core.Storage.Wal;
 /// 16  4  generation  (must equal the header's)
 /// 20  4  salt        (must equal the header's)
 /// 24  4  durable frame count: frames of this generation known flushed when this frame was written
-/// 28  4  checksum: CRC-32C continued from the previous frame's stored checksum (the header's
-///        for the first frame) over frame bytes [0, 28) and then the image's 8-byte trailer
+/// 28  4  checksum: CRC-32C continued from the previous frame's stored checksum (for the first
+///        frame, from <see cref="FirstFrameSeed"/>, which depends on the database id, page size,
+///        generation and salt but not on the header's bytes) over frame bytes [0, 28) and then
+///        the image's 8-byte trailer
 ///        (page id and page checksum; the trailer's own CRC covers the rest of the image)
 /// 32  P  page image, with its own page trailer
 /// </code>
@@ -32,7 +34,10 @@ internal static class WalFormat
 {
     public const int HeaderSize = 40;
     public const int FrameHeaderSize = 32;
-    public const uint Version = 1;
+    public const uint Version = 2;
+
+    /// <summary>The first version, whose frame 0 was chained from the header's stored CRC; still read, never written.</summary>
+    public const uint HeaderSeededVersion = 1;
     public const uint CommitFlag = 1;
 
     public static ReadOnlySpan<byte> Magic => "BLiteWAL"u8;
@@ -49,6 +54,22 @@ internal static class WalFormat
         BinaryPrimitives.WriteUInt32LittleEndian(header[24..], generation);
         BinaryPrimitives.WriteUInt32LittleEndian(header[28..], salt);
         BinaryPrimitives.WriteUInt32LittleEndian(header[36..], Crc32C.Compute(header[..36]));
+    }
+
+    /// <summary>
+    /// The chain seed of frame 0. It is computed from values the frame itself (generation, salt)
+    /// and the database file (id, page size) also hold, so a log whose header was damaged after
+    /// the fact can still be validated frame by frame and recovered exactly; binding the database
+    /// id in keeps another database's log from validating.
+    /// </summary>
+    public static uint FirstFrameSeed(ulong databaseId, int pageSize, uint generation, uint salt)
+    {
+        Span<byte> seed = stackalloc byte[20];
+        BinaryPrimitives.WriteUInt64LittleEndian(seed, databaseId);
+        BinaryPrimitives.WriteUInt32LittleEndian(seed[8..], (uint)pageSize);
+        BinaryPrimitives.WriteUInt32LittleEndian(seed[12..], generation);
+        BinaryPrimitives.WriteUInt32LittleEndian(seed[16..], salt);
+        return Crc32C.Compute(seed);
     }
 
     public static uint HeaderChecksum(ReadOnlySpan<byte> header) => BinaryPrimitives.ReadUInt32LittleEndian(header[36..]);

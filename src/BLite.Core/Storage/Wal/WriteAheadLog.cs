@@ -56,13 +56,13 @@ internal sealed class WriteAheadLog
         WalFormat.WriteHeader(header, _pageSize, _databaseId, Generation, _salt);
         _device.Write(0, header);
         _device.Flush();
-        _lastChecksum = WalFormat.HeaderChecksum(header);
+        _lastChecksum = WalFormat.FirstFrameSeed(_databaseId, _pageSize, Generation, _salt);
         End = WalFormat.HeaderSize;
         FrameCount = 0;
         _allocated = _device.Length;
     }
 
-    /// <summary>Continues from a recovered log, so a checkpoint can copy its frames before the restart.</summary>
+    /// <summary>Continues from a recovered log, so a checkpoint can copy its frames before the restart. Nothing is appended to it.</summary>
     public void AdoptRecovered(uint generation, uint frameCount, long end)
     {
         Generation = generation;

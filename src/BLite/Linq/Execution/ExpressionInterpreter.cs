@@ -35,6 +35,8 @@ internal static partial class ExpressionInterpreter
                 return constant.Value;
             case QueryParameterExpression parameter:
                 return context.QueryValues[parameter.Index];
+            case ProjectedFieldExpression field:
+                return ProjectedField(field, context);
             case ParameterExpression parameter:
                 return Lookup(parameter, context.Scope);
             case MemberExpression member:
@@ -77,6 +79,18 @@ internal static partial class ExpressionInterpreter
         }
     }
 
+    /// <summary>A slot of the row a pushed-down projection read; a null where C# has a non-nullable value throws as <c>.Value</c> would.</summary>
+    private static object? ProjectedField(ProjectedFieldExpression field, Context context)
+    {
+        var value = ((object?[])Lookup(field.Row, context.Scope)!)[field.Slot];
+        if (value is null && field.Type.IsValueType && Nullable.GetUnderlyingType(field.Type) is null)
+        {
+            throw new InvalidOperationException($"Nullable object must have a value (the stored field read as {field.Type.Name} is null).");
+        }
+
+        return value;
+    }
+
     private static object? Lookup(ParameterExpression parameter, Scope? scope)
     {
         for (var current = scope; current is not null; current = current.Outer)
@@ -96,6 +110,14 @@ internal static partial class ExpressionInterpreter
         if (target is IGroupingKey grouping && member.Member.Name == nameof(IGrouping<object, object>.Key))
         {
             return grouping.Key;
+        }
+
+        if (member.Expression is not null && Nullable.GetUnderlyingType(member.Expression.Type) is not null)
+        {
+            // A nullable's value is boxed as the value itself, or null.
+            return member.Member.Name == nameof(Nullable<int>.HasValue)
+                ? target is not null
+                : target ?? throw new InvalidOperationException("Nullable object must have a value.");
         }
 
         if (member.Expression is not null && target is null)
@@ -173,6 +195,19 @@ internal static partial class ExpressionInterpreter
         if (call.Method.DeclaringType == typeof(Enumerable) && call.Arguments.Count > 0 && HasLambdaArgument(call))
         {
             return EvalEnumerableWithLambda(call, context);
+        }
+
+        if (call.Method.DeclaringType == typeof(Enumerable) && call.Arguments.Count == 1
+            && call.Method.Name is nameof(Enumerable.Count) or nameof(Enumerable.LongCount) or nameof(Enumerable.Any))
+        {
+            // Untyped, so a group of projected rows counts like a group of documents.
+            var elements = Elements(Eval(call.Arguments[0], context));
+            return call.Method.Name switch
+            {
+                nameof(Enumerable.Count) => elements.Count(),
+                nameof(Enumerable.LongCount) => elements.LongCount(),
+                _ => elements.Any(),
+            };
         }
 
         var target = call.Object is null ? null : Eval(call.Object, context);

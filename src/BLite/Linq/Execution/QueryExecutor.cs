@@ -1,4 +1,5 @@
 using BLite.Bson;
+using BLite.Core.Query;
 using BLite.Linq.Translation;
 
 namespace BLite.Linq.Execution;
@@ -8,7 +9,11 @@ internal static class QueryExecutor
 {
     public static bool IsCountOnly(TranslatedQuery translated) =>
         translated.Terminal is QueryTerminal.Count or QueryTerminal.LongCount or QueryTerminal.Any or QueryTerminal.All
-        && !translated.PostOperations.Any(p => p.Kind == PostOperationKind.GroupBy);
+        && !NeedsAllRows(translated);
+
+    /// <summary>Grouping and Distinct see every row before yielding one; the engine cannot count for them.</summary>
+    public static bool NeedsAllRows(TranslatedQuery translated) =>
+        translated.PostOperations.Any(p => p.Kind is PostOperationKind.GroupBy or PostOperationKind.Distinct or PostOperationKind.SelectMany);
 
     public static object FromCount(TranslatedQuery translated, long count) => translated.Terminal switch
     {
@@ -18,8 +23,30 @@ internal static class QueryExecutor
         _ => count == 0,
     };
 
-    /// <param name="sourceRows">Documents already fetched (async paths); null to fetch them from the source now.</param>
-    public static object? Run<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, object?[] values, BsonValue[] parameters, IEnumerable<TRoot>? sourceRows)
+    /// <summary>True when the query runs over rows of stored fields read from raw bytes instead of documents.</summary>
+    public static bool UsesProjection<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated) =>
+        translated.Projection is not null && source is IProjectingQuerySource;
+
+    /// <summary>Rows of a pushed-down projection: each stored value converted to the member type it stands for.</summary>
+    public static IEnumerable<object?> ProjectedRows(IEnumerable<BsonValue[]> rows, ProjectionPlan projection)
+    {
+        foreach (var values in rows)
+        {
+            var row = new object?[values.Length];
+            for (var i = 0; i < row.Length; i++)
+            {
+                row[i] = BsonClrConverter.ToClr(values[i], projection.Types[i], FieldProjection.Describe(projection.Values[i]));
+            }
+
+            yield return row;
+        }
+    }
+
+    /// <param name="sourceRows">
+    /// Rows already fetched (async paths): documents, or projected rows when
+    /// <see cref="UsesProjection"/>; null to fetch them from the source now.
+    /// </param>
+    public static object? Run<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, object?[] values, BsonValue[] parameters, IEnumerable<object?>? sourceRows)
     {
         if (sourceRows is null && IsCountOnly(translated))
         {
@@ -47,9 +74,18 @@ internal static class QueryExecutor
                 return rows.Count();
             case QueryTerminal.LongCount:
                 return rows.LongCount();
+            case QueryTerminal.Last:
+                return rows.Last();
+            case QueryTerminal.LastOrDefault:
+                return rows.LastOrDefault();
+            case QueryTerminal.ElementAt or QueryTerminal.ElementAtOrDefault:
+                return ElementAt(rows, translated, values);
         }
 
-        var selected = translated.TerminalSelector is { } selector
+        var terminalSelector = UsesProjection(source, translated) && translated.PostOperations.Count == 0
+            ? translated.Projection!.TerminalSelector
+            : translated.TerminalSelector;
+        var selected = terminalSelector is { } selector
             ? rows.Select(row => ExpressionInterpreter.Invoke(selector, row, values))
             : rows;
         var kind = translated.Terminal switch
@@ -62,22 +98,66 @@ internal static class QueryExecutor
         return AggregateEvaluator.Aggregate(kind, selected, translated.AggregateValueType);
     }
 
-    public static IEnumerable<object?> Rows<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, object?[] values, BsonValue[] parameters, IEnumerable<TRoot>? sourceRows)
+    /// <summary>The rows were skipped to the index already: the first one is the element.</summary>
+    private static object? ElementAt(IEnumerable<object?> rows, TranslatedQuery translated, object?[] values)
     {
-        var documents = sourceRows ?? source.Execute(translated.Query, parameters);
-        IEnumerable<object?> rows = documents.Select(d => (object?)d);
-        foreach (var operation in translated.PostOperations)
+        var index = (int)values[translated.ElementIndexSlot]!;
+        using var enumerator = rows.GetEnumerator();
+        if (index >= 0 && enumerator.MoveNext())
+        {
+            return enumerator.Current;
+        }
+
+        return translated.Terminal == QueryTerminal.ElementAtOrDefault
+            ? null
+            : throw new ArgumentOutOfRangeException(nameof(index), index, "Index was out of range. Must be non-negative and less than the size of the collection.");
+    }
+
+    public static IEnumerable<object?> Rows<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, object?[] values, BsonValue[] parameters, IEnumerable<object?>? sourceRows)
+    {
+        IEnumerable<object?> rows;
+        IReadOnlyList<PostOperation> operations;
+        var projected = UsesProjection(source, translated);
+        if (projected)
+        {
+            var projection = translated.Projection!;
+            rows = sourceRows ?? ProjectedRows(((IProjectingQuerySource)source).ExecuteFields(translated.Query, parameters, projection.Values), projection);
+            operations = projection.PostOperations;
+        }
+        else
+        {
+            rows = sourceRows ?? source.Execute(translated.Query, parameters).Select(d => (object?)d);
+            operations = translated.PostOperations;
+        }
+
+        foreach (var operation in operations)
         {
             rows = operation.Kind switch
             {
                 PostOperationKind.Select => Project(rows, operation.Lambda!, values),
+                PostOperationKind.GroupBy when projected => Group<object?[]>(rows, operation.Lambda!, values),
                 PostOperationKind.GroupBy => Group<TRoot>(rows, operation.Lambda!, values),
+                PostOperationKind.Distinct => rows.Distinct(),
+                PostOperationKind.SelectMany => Flatten(rows, operation.Lambda!, values),
                 PostOperationKind.Skip => rows.Skip(checked((int)operation.Limit!.Resolve(values))),
                 _ => rows.Take(checked((int)operation.Limit!.Resolve(values))),
             };
         }
 
         return rows;
+    }
+
+    private static IEnumerable<object?> Flatten(IEnumerable<object?> rows, System.Linq.Expressions.LambdaExpression lambda, object?[] values)
+    {
+        foreach (var row in rows)
+        {
+            var items = ExpressionInterpreter.Invoke(lambda, row, values) as System.Collections.IEnumerable
+                ?? throw new InvalidOperationException($"SelectMany's selector '{lambda}' returned null.");
+            foreach (var item in items)
+            {
+                yield return item;
+            }
+        }
     }
 
     private static IEnumerable<object?> Project(IEnumerable<object?> rows, System.Linq.Expressions.LambdaExpression lambda, object?[] values)

@@ -45,6 +45,32 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
     }
 
     /// <summary>
+    /// Keeps the integer of <c>string.Compare(a, b) &gt; 0</c> (or <c>a.CompareTo(b)</c>) in the
+    /// shape: the translator must see that it is 0 to turn the test into an ordinal comparison.
+    /// </summary>
+    protected override Expression VisitBinary(BinaryExpression node)
+    {
+        if (IsCompareResultTest(node, out var callIsLeft))
+        {
+            return callIsLeft ? node.Update(Visit(node.Left)!, node.Conversion, node.Right) : node.Update(node.Left, node.Conversion, Visit(node.Right)!);
+        }
+
+        return base.VisitBinary(node);
+    }
+
+    internal static bool IsCompareResultTest(BinaryExpression node, out bool callIsLeft)
+    {
+        callIsLeft = IsStringCompare(node.Left);
+        return node.NodeType is ExpressionType.Equal or ExpressionType.NotEqual or ExpressionType.LessThan or ExpressionType.LessThanOrEqual
+                or ExpressionType.GreaterThan or ExpressionType.GreaterThanOrEqual
+            && (callIsLeft ? node.Right : node.Left) is ConstantExpression { Value: int }
+            && (callIsLeft || IsStringCompare(node.Right));
+    }
+
+    internal static bool IsStringCompare(Expression node) => node is MethodCallExpression call && call.Method.DeclaringType == typeof(string)
+        && call.Method.Name is nameof(string.Compare) or nameof(string.CompareOrdinal) or nameof(string.CompareTo);
+
+    /// <summary>
     /// The array a span conversion reads (C# 14 binds <c>new[] { a, b }.Contains(x)</c> to
     /// <c>MemoryExtensions.Contains</c> through one). The span is only read, so an inline array
     /// under it may be lifted like a captured one: its length then no longer splits the plan cache.

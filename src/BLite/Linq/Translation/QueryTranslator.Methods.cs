@@ -52,12 +52,20 @@ internal sealed partial class QueryTranslator
             return Comparison(Expression.Equal(call.Arguments[0], call.Arguments[1]), root);
         }
 
+        if (method.Name == nameof(string.Equals) && method.IsStatic && call.Arguments.Count == 3)
+        {
+            // string.Equals(a, b, comparison): either side may be the field; a stored null equals nothing but null.
+            var fieldFirst = !TryOperand(call.Arguments[0], out _);
+            return StringMatch(call, null, fieldFirst ? call.Arguments[0] : call.Arguments[1], fieldFirst ? call.Arguments[1] : call.Arguments[0],
+                call.Arguments[2], root);
+        }
+
         var kind = method.Name switch
         {
             nameof(string.StartsWith) => StringMatchKind.StartsWith,
             nameof(string.EndsWith) => StringMatchKind.EndsWith,
             nameof(string.Contains) => StringMatchKind.Contains,
-            nameof(string.Equals) when call.Arguments.Count == 1 => (StringMatchKind?)null,
+            nameof(string.Equals) when call.Arguments.Count is 1 or 2 => (StringMatchKind?)null,
             _ => throw Unsupported(call, $"the string method {method.Name} has no equivalent on stored documents"),
         };
 
@@ -66,20 +74,32 @@ internal sealed partial class QueryTranslator
             throw Unsupported(call, $"only string.{method.Name}(string) on a document field is supported");
         }
 
-        if (call.Arguments.Count == 2
-            && !(call.Arguments[1] is ConstantExpression { Value: StringComparison.Ordinal }))
-        {
-            throw Unsupported(call, "BLite compares strings ordinally; only StringComparison.Ordinal (or no comparison argument) is supported");
-        }
-
         if (call.Arguments.Count > 2)
         {
             throw Unsupported(call, $"this overload of string.{method.Name} is not supported");
         }
 
-        if (!TryPath(call.Object, root, out var path) || !TryOperand(call.Arguments[0], out var operand))
+        return StringMatch(call, kind, call.Object, call.Arguments[0], call.Arguments.Count == 2 ? call.Arguments[1] : null, root);
+    }
+
+    /// <param name="kind">null for whole-string equality.</param>
+    private QueryFilter StringMatch(MethodCallExpression call, StringMatchKind? kind, Expression field, Expression argument, Expression? comparison, ParameterExpression root)
+    {
+        var ignoreCase = comparison switch
+        {
+            null or ConstantExpression { Value: StringComparison.Ordinal } => false,
+            ConstantExpression { Value: StringComparison.OrdinalIgnoreCase } => true,
+            _ => throw Unsupported(call, "BLite compares strings ordinally; only StringComparison.Ordinal or OrdinalIgnoreCase (or no comparison argument) is supported"),
+        };
+
+        if (!TryPath(field, root, out var path) || !TryOperand(argument, out var operand))
         {
             throw Unsupported(call, "the string must be a document field and the argument a value that does not depend on the document");
+        }
+
+        if (ignoreCase)
+        {
+            return new StringMatchFilter(path, kind ?? StringMatchKind.Equal, operand, ignoreCase: true);
         }
 
         return kind is { } match ? new StringMatchFilter(path, match, operand) : QueryFilter.Eq(path, operand);

@@ -86,30 +86,80 @@ internal sealed partial class QueryTranslator
             _ => ComparisonOperator.Gte,
         };
 
+        if (ExpressionParameterizer.IsCompareResultTest(comparison, out var callIsLeft))
+        {
+            return StringCompareTest(comparison, callIsLeft ? op : Flip(op), callIsLeft, root);
+        }
+
         if (comparison.Method is { } method && method.DeclaringType != typeof(decimal) && method.DeclaringType != typeof(string)
             && method.DeclaringType != typeof(DateTime) && method.DeclaringType != typeof(DateTimeOffset)
             && method.DeclaringType != typeof(TimeSpan) && method.DeclaringType != typeof(DateOnly)
             && method.DeclaringType != typeof(TimeOnly) && method.DeclaringType != typeof(Guid)
             && method.DeclaringType != typeof(ObjectId)
-            && !(_resolver is IQueryValueConverter converter && converter.Converts(method.DeclaringType!) && op is ComparisonOperator.Eq or ComparisonOperator.Ne))
+            && !(_resolver is IQueryValueConverter converter && converter.Converts(method.DeclaringType!) && op is ComparisonOperator.Eq or ComparisonOperator.Ne)
+            && !IsNullTestOfNullableStruct(comparison, op))
         {
             throw Unsupported(comparison, $"the user-defined operator {method.DeclaringType?.Name}.{method.Name} has no stored equivalent");
         }
 
-        if (TryPath(comparison.Left, root, out var path) && TryOperand(comparison.Right, out var operand))
+        return Compare(comparison, op, comparison.Left, comparison.Right, root);
+    }
+
+    private QueryFilter Compare(Expression node, ComparisonOperator op, Expression left, Expression right, ParameterExpression root)
+    {
+        var computed = HasComputedMember(left) || HasComputedMember(right);
+        if (!computed && TryPath(left, root, out var path) && TryOperand(right, out var operand))
         {
             return new ComparisonFilter(path, op, operand);
         }
 
-        if (TryPath(comparison.Right, root, out path) && TryOperand(comparison.Left, out operand))
+        if (!computed && TryPath(right, root, out path) && TryOperand(left, out operand))
         {
             return new ComparisonFilter(path, Flip(op), operand);
         }
 
-        var reason = TryPath(comparison.Left, root, out _) && TryPath(comparison.Right, root, out _)
-            ? "comparing two document fields with each other is not supported"
-            : "one side must be a stored document field and the other a value that does not depend on the document";
-        throw Unsupported(comparison, reason);
+        if (TryValue(left, root, out var leftValue) && TryValue(right, root, out var rightValue)
+            && (leftValue is not OperandValue || rightValue is not OperandValue))
+        {
+            return new ExpressionFilter(leftValue, op, rightValue);
+        }
+
+        throw Unsupported(node, "one side must be computed from stored document fields and the other a value, or both from stored fields");
+    }
+
+    /// <summary>
+    /// <c>x.Location == null</c> on a nullable struct with its own <c>==</c> (a record struct): the
+    /// lifted operator is a null test when the value is null. A non-null value is refused when
+    /// bound, as any value without a BSON equivalent is.
+    /// </summary>
+    private static bool IsNullTestOfNullableStruct(BinaryExpression comparison, ComparisonOperator op) =>
+        op is ComparisonOperator.Eq or ComparisonOperator.Ne && comparison.IsLifted
+        && Nullable.GetUnderlyingType(comparison.Left.Type) is not null && comparison.Left.Type == comparison.Right.Type
+        && (IsNullValue(comparison.Left) || IsNullValue(comparison.Right));
+
+    private static bool IsNullValue(Expression node) =>
+        node is QueryParameterExpression or ConstantExpression { Value: null } or DefaultExpression;
+
+    /// <summary>
+    /// <c>string.Compare(a, b) op 0</c>, <c>string.CompareOrdinal(a, b) op 0</c> and
+    /// <c>a.CompareTo(b) op 0</c> compare <c>a op b</c> ordinally, as EF Core translates them.
+    /// </summary>
+    private QueryFilter StringCompareTest(BinaryExpression comparison, ComparisonOperator op, bool callIsLeft, ParameterExpression root)
+    {
+        var call = (MethodCallExpression)(callIsLeft ? comparison.Left : comparison.Right);
+        var zero = (ConstantExpression)(callIsLeft ? comparison.Right : comparison.Left);
+        if ((int)zero.Value! != 0)
+        {
+            throw Unsupported(comparison, "a string comparison result can only be compared with 0");
+        }
+
+        var (left, right) = call.Object is null ? (call.Arguments[0], call.Arguments[1]) : (call.Object, call.Arguments[0]);
+        if (call.Object is null && call.Arguments.Count != 2 || call.Object is not null && call.Arguments.Count != 1 || right.Type != typeof(string))
+        {
+            throw Unsupported(comparison, $"only string.{call.Method.Name} of two strings (no culture, comparison or range arguments) is supported");
+        }
+
+        return Compare(comparison, op, left, right, root);
     }
 
     private static ComparisonOperator Flip(ComparisonOperator op) => op switch
@@ -144,7 +194,7 @@ internal sealed partial class QueryTranslator
     /// that keep the value (enum to its underlying type, nullable lifting, widening) are seen
     /// through, <c>.Value</c> of a nullable is skipped.
     /// </summary>
-    private bool TryPath(Expression node, ParameterExpression root, out FieldPath path)
+    private bool TryPath(Expression node, ParameterExpression root, out FieldPath path, bool throwIfNotStored = true)
     {
         path = FieldPath.Self;
         var members = new List<MemberExpression>();
@@ -170,11 +220,21 @@ internal sealed partial class QueryTranslator
             var member = members[members.Count - 1 - i];
             if (IsScalarOrCollection(member.Expression!.Type))
             {
+                if (!throwIfNotStored)
+                {
+                    return false;
+                }
+
                 throw Unsupported(node, $"{member.Member.DeclaringType?.Name}.{member.Member.Name} is computed from a stored value, not a stored field itself");
             }
 
             if (!_resolver.TryGetFieldName(member.Expression!.Type, member.Member, out var name))
             {
+                if (!throwIfNotStored)
+                {
+                    return false;
+                }
+
                 throw Unsupported(node, $"the member {member.Member.DeclaringType?.Name}.{member.Member.Name} is not stored in the document");
             }
 

@@ -28,8 +28,10 @@ internal sealed partial class QueryTranslator
     private readonly List<PostOperation> _post = [];
     private Stage _stage = Stage.Source;
     private Type _elementType = typeof(object);
+    private Type _rootType = typeof(object);
     private bool _groupsProjected;
     private int _currentSortRun;
+    private int _elementIndexSlot = -1;
     private QueryTranslator(IFieldPathResolver resolver, int parameterCount)
     {
         _resolver = resolver;
@@ -52,6 +54,7 @@ internal sealed partial class QueryTranslator
             sequence = call.Arguments[0];
             VisitSequence(sequence);
             (terminal, selector) = ApplyTerminal(call);
+            OrderForExtreme(terminal, selector);
         }
         else
         {
@@ -85,19 +88,22 @@ internal sealed partial class QueryTranslator
             Terminal = terminal,
             TerminalSelector = selector,
             AggregateValueType = selector?.ReturnType ?? _elementType,
+            Projection = TryPushDownProjection(selector),
+            ElementIndexSlot = _elementIndexSlot,
         };
     }
 
     private static bool IsTerminal(string name) => name is nameof(Queryable.First) or nameof(Queryable.FirstOrDefault)
         or nameof(Queryable.Single) or nameof(Queryable.SingleOrDefault) or nameof(Queryable.Any) or nameof(Queryable.All)
         or nameof(Queryable.Count) or nameof(Queryable.LongCount) or nameof(Queryable.Min) or nameof(Queryable.Max)
-        or nameof(Queryable.Sum) or nameof(Queryable.Average);
+        or nameof(Queryable.Sum) or nameof(Queryable.Average) or nameof(Queryable.Last) or nameof(Queryable.LastOrDefault)
+        or nameof(Queryable.ElementAt) or nameof(Queryable.ElementAtOrDefault);
 
     private void VisitSequence(Expression expression)
     {
         if (expression is ConstantExpression { Value: IQueryable root })
         {
-            _elementType = root.ElementType;
+            _elementType = _rootType = root.ElementType;
             return;
         }
 
@@ -137,6 +143,25 @@ internal sealed partial class QueryTranslator
 
                 _post.Add(new PostOperation(PostOperationKind.Select, Lambda(call, 1), null));
                 _elementType = Lambda(call, 1).ReturnType;
+                break;
+            case nameof(Queryable.SelectMany) when call.Arguments.Count == 2 && Lambda(call, 1).Parameters.Count == 1:
+                RequireStage(call, "SelectMany", Stage.Source, Stage.Limited, Stage.Projected);
+                // Flattening changes what Count, Take and First see, so everything after it runs in memory.
+                _groupsProjected = true;
+                _stage = Stage.Grouped;
+                _post.Add(new PostOperation(PostOperationKind.SelectMany, Lambda(call, 1), null));
+                _elementType = call.Method.ReturnType.GetGenericArguments()[0];
+                break;
+            case nameof(Queryable.Distinct) when call.Arguments.Count == 1:
+                if (_stage is Stage.Source or Stage.Limited)
+                {
+                    throw Unsupported(call, "Distinct needs a Select before it (stored documents are always distinct)");
+                }
+
+                // Runs in memory on the projected values, so every later step must too.
+                _groupsProjected |= _stage == Stage.Projected;
+                _stage = Stage.Grouped;
+                _post.Add(new PostOperation(PostOperationKind.Distinct, null, null));
                 break;
             case nameof(Queryable.GroupBy) when call.Arguments.Count == 2:
                 RequireStage(call, "GroupBy", Stage.Source, Stage.Limited);
@@ -185,7 +210,7 @@ internal sealed partial class QueryTranslator
         {
             Stage.Limited => $"{what} after Skip/Take cannot be run by the engine; apply {what} before Skip/Take",
             Stage.Projected => $"{what} after Select cannot be run by the engine; apply {what} before Select",
-            _ => $"{what} after GroupBy is not supported",
+            _ => $"{what} after GroupBy, Distinct or SelectMany is not supported",
         };
         throw Unsupported(call, reason);
     }

@@ -20,6 +20,10 @@ internal enum QueryTerminal
     Max,
     Sum,
     Average,
+    Last,
+    LastOrDefault,
+    ElementAt,
+    ElementAtOrDefault,
 }
 
 /// <summary>How the value of one lifted parameter reaches the engine.</summary>
@@ -38,12 +42,22 @@ internal enum PostOperationKind
 {
     Select,
     GroupBy,
+    Distinct,
+    SelectMany,
     Skip,
     Take,
 }
 
 /// <summary>A step run in memory on what the source returned: projections, grouping, and paging after grouping.</summary>
 internal sealed record PostOperation(PostOperationKind Kind, LambdaExpression? Lambda, LimitStep? Limit);
+
+/// <summary>
+/// The pushed-down form of a query's first in-memory step: the stored fields and computed values
+/// it reads (one slot each, converted to <see cref="Types"/>), and the operations and terminal selector rewritten
+/// to read those slots from a row instead of a document.
+/// </summary>
+internal sealed record ProjectionPlan(IReadOnlyList<ValueExpression> Values, IReadOnlyList<Type> Types, IReadOnlyList<PostOperation> PostOperations,
+    LambdaExpression? TerminalSelector);
 
 /// <summary>A Skip or Take on the source, by parameter slot or by a constant the translator added (First → Take 1).</summary>
 internal sealed record LimitStep(bool IsSkip, int ParameterIndex, long Constant)
@@ -69,6 +83,12 @@ internal sealed class TranslatedQuery
 
     /// <summary>The selector of Min/Max/Sum/Average, if given.</summary>
     public LambdaExpression? TerminalSelector { get; init; }
+
+    /// <summary>The lifted value holding ElementAt's index; -1 for other terminals.</summary>
+    public int ElementIndexSlot { get; init; } = -1;
+
+    /// <summary>Set when the first in-memory step reads only stored scalar fields (see <see cref="ProjectionPlan"/>).</summary>
+    public ProjectionPlan? Projection { get; init; }
 
     /// <summary>The element type the terminal aggregates over (selector result or element type).</summary>
     public required Type AggregateValueType { get; init; }

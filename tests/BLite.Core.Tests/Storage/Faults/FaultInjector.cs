@@ -18,6 +18,9 @@ public sealed class FaultInjector
     /// <summary>Fail the Nth flush without making anything durable; 0 = never.</summary>
     public int FailFlushAt { get; set; }
 
+    /// <summary>Injected write and flush failures report a full disk (ENOSPC) rather than a generic I/O error.</summary>
+    public bool FailAsDiskFull { get; set; }
+
     /// <summary>
     /// Cut the power during the Nth mutating operation (write, flush or resize; 1-based): that
     /// operation does not complete, it and every later operation throws, and unflushed writes are
@@ -69,7 +72,7 @@ public sealed class FaultInjector
             Writes++;
             if (Writes == FailWriteAt)
             {
-                throw new IOException($"Injected write failure #{Writes} on '{device}'.");
+                throw InjectedFailure("write", Writes, device);
             }
 
             return !CountMutation();
@@ -85,7 +88,7 @@ public sealed class FaultInjector
             Flushes++;
             if (Flushes == FailFlushAt)
             {
-                throw new IOException($"Injected flush failure #{Flushes} on '{device}'.");
+                throw InjectedFailure("flush", Flushes, device);
             }
 
             return !CountMutation();
@@ -102,6 +105,12 @@ public sealed class FaultInjector
     }
 
     internal static IOException PowerLoss(string device) => new($"Simulated power loss while writing '{device}'.");
+
+    // 28 is ENOSPC on Linux and macOS, the errno .NET reports as the IOException's HResult there.
+    private IOException InjectedFailure(string operation, int number, string device) =>
+        FailAsDiskFull
+            ? new IOException($"No space left on device : '{device}' (injected {operation} failure #{number})", 28)
+            : new IOException($"Injected {operation} failure #{number} on '{device}'.");
 
     private bool CountMutation()
     {

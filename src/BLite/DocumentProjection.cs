@@ -1,0 +1,58 @@
+using System.Linq.Expressions;
+using BLite.Core.Query;
+using BLite.Linq.Execution;
+using BLite.Linq.Translation;
+
+namespace BLite;
+
+/// <summary>
+/// A projection prepared once (<see cref="DocumentCollection{TId, T}.Project{TResult}"/>) and run
+/// by id many times: each lookup descends the primary index, reads only the projected fields from
+/// the raw bytes and builds the result from them; the document is never materialized and the
+/// selector is never translated again.
+/// </summary>
+public sealed class DocumentProjection<TId, T, TResult>
+    where T : class
+{
+    private readonly DocumentCollection<TId, T> _collection;
+    private readonly ProjectionPlan _plan;
+    private readonly LambdaExpression _selector;
+    private FieldProjection? _reader;
+
+    internal DocumentProjection(DocumentCollection<TId, T> collection, Expression<Func<T, TResult>> selector)
+    {
+        _collection = collection;
+        _plan = QueryTranslator.TranslateProjection(selector, collection.FieldPaths)
+            ?? throw new NotSupportedException($"The projection '{selector}' cannot be read from stored fields: it uses the whole document, a nested object or a collection. Use Query().Select(...) instead.");
+        _selector = _plan.PostOperations[0].Lambda!;
+    }
+
+    /// <summary>The stored fields (and values computed from one) each lookup reads.</summary>
+    public IReadOnlyList<ValueExpression> Fields => _plan.Values;
+
+    /// <summary>The projected document with this id; false when there is none.</summary>
+    public bool TryFindById(TId id, out TResult result)
+    {
+        var key = _collection.LookupKey(id);
+        var found = _collection.Context.Read((Projection: this, Key: key),
+            static (pages, s) => s.Projection._collection.Documents.TryReadById(pages, s.Key.Span, s.Projection,
+                static (bytes, projection) => projection.ReadRow(bytes), out var row) ? row : null);
+        result = found is null ? default! : (TResult)ExpressionInterpreter.Invoke(_selector, found, [])!;
+        return found is not null;
+    }
+
+    /// <summary>The projected document with this id, or the default of <typeparamref name="TResult"/> (null for classes and anonymous types).</summary>
+    public TResult? FindById(TId id) => TryFindById(id, out var result) ? result : default;
+
+    private object?[] ReadRow(ReadOnlySpan<byte> document)
+    {
+        var reader = _reader ??= new FieldProjection(_plan.Values, _collection.Documents.Database.Fields);
+        var row = new object?[_plan.Values.Count];
+        for (var i = 0; i < row.Length; i++)
+        {
+            row[i] = BsonClrConverter.ToClr(reader.ReadValue(document, i), _plan.Types[i], FieldProjection.Describe(_plan.Values[i]));
+        }
+
+        return row;
+    }
+}

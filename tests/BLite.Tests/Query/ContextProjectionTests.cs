@@ -1,0 +1,80 @@
+using BLite.Linq;
+using BLite.Tests.Model;
+
+namespace BLite.Tests.Query;
+
+/// <summary>Projections and aggregates pushed down to raw documents of a real collection, against LINQ to Objects.</summary>
+public sealed class ContextProjectionTests : IDisposable
+{
+    private readonly List<CustomerOrder> _orders = Orders.Many(120);
+    private readonly ShopContext _shop = new(DocumentDbContextOptions.ForMemory());
+
+    public ContextProjectionTests() => _shop.Orders.InsertMany(_orders);
+
+    public void Dispose() => _shop.Dispose();
+
+    [Fact]
+    public void A_projection_with_a_nested_path_reads_the_fields_from_raw_bytes()
+    {
+        var expected = _orders.Where(o => o.Status == "shipped").OrderBy(o => o.Id)
+            .Select(o => new { o.Id, o.Status, o.Total, Email = o.Customer.Email }).ToList();
+        var query = _shop.Orders.Query().Where(o => o.Status == "shipped").OrderBy(o => o.Id)
+            .Select(o => new { o.Id, o.Status, o.Total, Email = o.Customer.Email });
+
+        Assert.Equal(expected, query.ToList());
+        Assert.NotEmpty(expected);
+        Assert.Contains("fields read: _id, Status, Total, Customer.email (no document materialized)", query.Explain());
+    }
+
+    [Fact]
+    public async Task Aggregates_and_groups_over_a_collection_match_LINQ_to_objects()
+    {
+        Assert.Equal(_orders.Sum(o => o.Total), _shop.Orders.Query().Sum(o => o.Total));
+        Assert.Equal(_orders.Max(o => o.PlacedAt), await _shop.Orders.Query().MaxAsync(o => o.PlacedAt));
+        var expected = _orders.GroupBy(o => o.Status).Select(g => new { g.Key, Count = g.Count(), Total = g.Sum(o => o.Total) }).OrderBy(g => g.Key).ToList();
+        var actual = _shop.Orders.Query().GroupBy(o => o.Status).Select(g => new { g.Key, Count = g.Count(), Total = g.Sum(o => o.Total) }).ToList();
+        Assert.Equal(expected, actual.OrderBy(g => g.Key).ToList());
+        Assert.Contains("fields read: Status, Total", _shop.Orders.Query().GroupBy(o => o.Status).Select(g => new { g.Key, Total = g.Sum(o => o.Total) }).Explain());
+    }
+
+    [Fact]
+    public void A_projected_point_lookup_by_id_reads_two_fields()
+    {
+        var target = _orders[37];
+        var query = _shop.Orders.Query().Where(o => o.Id == target.Id).Select(o => new { o.Status, o.Total });
+        Assert.Equal(new { target.Status, target.Total }, query.Single());
+        var explain = query.Explain();
+        Assert.StartsWith("PKSCAN", explain);
+        Assert.Contains("fields read: Status, Total", explain);
+    }
+
+    [Fact]
+    public async Task Inside_a_transaction_a_projection_sees_the_transactions_own_writes()
+    {
+        using var transaction = _shop.BeginTransaction();
+        var added = Orders.Create(9001);
+        added.Status = "in-transaction";
+        _shop.Orders.Insert(added);
+
+        Assert.Equal([added.OrderNumber], _shop.Orders.Query().Where(o => o.Status == "in-transaction").Select(o => o.OrderNumber).ToList());
+        Assert.Equal([added.OrderNumber], await _shop.Orders.Query().Where(o => o.Status == "in-transaction").Select(o => o.OrderNumber).ToListAsync());
+        Assert.Equal(_orders.Sum(o => o.Total) + added.Total, _shop.Orders.Query().Sum(o => o.Total));
+    }
+
+    [Fact]
+    public void A_prepared_projection_finds_by_id_reading_only_its_fields()
+    {
+        var card = _shop.Orders.Project(o => new { o.Status, o.Total, Mail = o.Customer.Email.ToUpperInvariant() });
+        Assert.Equal(["Status", "Total", "Customer.email"], card.Fields.Select(Core.Query.FieldProjection.Describe));
+        foreach (var order in _orders.Take(20))
+        {
+            Assert.Equal(new { order.Status, order.Total, Mail = order.Customer.Email.ToUpperInvariant() }, card.FindById(order.Id));
+        }
+
+        Assert.Null(card.FindById(ObjectId.NewObjectId()));
+        Assert.False(_shop.Orders.Project(o => o.Total).TryFindById(ObjectId.NewObjectId(), out var missing));
+        Assert.Equal(0m, missing);
+        var error = Assert.Throws<NotSupportedException>(() => _shop.Orders.Project(o => new { o.Id, o.Lines }));
+        Assert.Contains("cannot be read from stored fields", error.Message);
+    }
+}
