@@ -40,11 +40,11 @@ internal static class BLiteTelemetry
     {
         // Figures counted on every operation are plain fields read when a listener collects, so the
         // hot path pays an increment, never an instrument call.
-        Meter.CreateObservableCounter("blite.commits", static () => OfEngines(static e => e.GetStatistics().Commits), "{commit}", "Transactions committed to the write-ahead log.");
+        Meter.CreateObservableCounter("blite.commits", static () => OfEngines(static e => e.TelemetryFigures().Commits), "{commit}", "Transactions committed to the write-ahead log.");
         Meter.CreateObservableCounter("blite.page_cache.hits", static () => OfEngines(static e => e.CacheHits), "{page}", "Page reads served from the page cache.");
         Meter.CreateObservableCounter("blite.page_cache.misses", static () => OfEngines(static e => e.CacheMisses), "{page}", "Page reads that went to the database file or the write-ahead log.");
-        Meter.CreateObservableGauge("blite.page_cache.size", static () => OfEngines(static e => e.GetStatistics().CachedBytes), "By", "Bytes of page images held in the page cache.");
-        Meter.CreateObservableGauge("blite.wal.size", static () => OfEngines(static e => e.GetStatistics().WalBytes), "By", "Bytes of the current write-ahead log generation.");
+        Meter.CreateObservableGauge("blite.page_cache.size", static () => OfEngines(static e => e.TelemetryFigures().CachedBytes), "By", "Bytes of page images held in the page cache.");
+        Meter.CreateObservableGauge("blite.wal.size", static () => OfEngines(static e => e.TelemetryFigures().WalBytes), "By", "Bytes of the current write-ahead log generation.");
         Meter.CreateObservableCounter("blite.documents.read", static () => OfCollections(static c => c.DocumentsRead), "{document}", "Documents returned by lookups and queries, per collection.");
         Meter.CreateObservableCounter("blite.documents.written", static () => OfCollections(static c => c.DocumentsWritten), "{document}", "Documents inserted, updated or deleted, per collection.");
     }

@@ -174,6 +174,18 @@ internal sealed partial class StorageEngine : IDisposable
     /// <summary>Page reads that went to the file or the WAL since open.</summary>
     internal long CacheMisses => Interlocked.Read(ref _cacheMisses);
 
+    /// <summary>
+    /// The figures the observable instruments publish, read under the lock without touching the
+    /// devices (a failed device must not break metric collection for every other database).
+    /// </summary>
+    internal (long CachedBytes, long WalBytes, long Commits) TelemetryFigures()
+    {
+        lock (_sync)
+        {
+            return (_pages.CachedBytes, _wal.End, _commits);
+        }
+    }
+
     /// <summary>The engines open in this process, for the observable instruments.</summary>
     internal static ICollection<StorageEngine> OpenEngines() => s_openEngines.Keys;
 
