@@ -74,10 +74,18 @@ public sealed partial class BsonDocument
     }
 
     /// <summary>Parses Extended JSON v2 text (canonical or relaxed; see docs/json.md) holding one object.</summary>
-    public static BsonDocument Parse(string json)
+    public static BsonDocument Parse(string json) => Parse(json, BsonJsonParseMode.Standard);
+
+    /// <summary>Parses Extended JSON text holding one object; <see cref="BsonJsonParseMode.Legacy"/> also accepts <c>{"$date": &lt;number&gt;}</c>.</summary>
+    public static BsonDocument Parse(string json, BsonJsonParseMode mode)
     {
         ArgumentNullException.ThrowIfNull(json);
-        return BsonJsonParser.ParseDocument(json);
+        if (mode is not (BsonJsonParseMode.Standard or BsonJsonParseMode.Legacy))
+        {
+            throw new ArgumentOutOfRangeException(nameof(mode), mode, "Unknown JSON parse mode.");
+        }
+
+        return BsonJsonParser.ParseDocument(json, mode);
     }
 
     /// <summary>Extended JSON v2 text; relaxed by default (see docs/json.md).</summary>

@@ -5,7 +5,8 @@ namespace BLite;
 /// <summary>
 /// Equality is structural and type-strict (Int32 1 differs from Int64 1; documents compare in
 /// field order; Decimal128 compares values, so 1.0 equals 1.00). Ordering follows MongoDB's
-/// cross-type order: MinKey, Undefined, Null, numbers (compared by value across numeric types),
+/// cross-type order: MinKey, Undefined, Null, numbers (compared by exact value across numeric
+/// types: 1 = 1L = 1.0 = 1.00m, but the double 0.1 is above the Decimal128 0.1; NaN first),
 /// String and Symbol, Document, Array, Binary, ObjectId, Boolean, dates, then the BLite TimeSpan,
 /// DateOnly and TimeOnly, then Timestamp, Regex, DBPointer, JavaScript, JavaScript with scope,
 /// and MaxKey last.
@@ -147,6 +148,16 @@ public readonly partial struct BsonValue : IEquatable<BsonValue>, IComparable<Bs
             return left.ToInt128().CompareTo(right.ToInt128());
         }
 
+        if (left.Type == BsonType.Decimal128 && right.Type == BsonType.Double)
+        {
+            return left.AsDecimal128.CompareTo(right.AsDouble);
+        }
+
+        if (right.Type == BsonType.Decimal128 && left.Type == BsonType.Double)
+        {
+            return -right.AsDecimal128.CompareTo(left.AsDouble);
+        }
+
         if (left.Type == BsonType.Decimal128 || right.Type == BsonType.Decimal128)
         {
             return left.ToDecimal128ForOrdering().CompareTo(right.ToDecimal128ForOrdering());
@@ -195,17 +206,11 @@ public readonly partial struct BsonValue : IEquatable<BsonValue>, IComparable<Bs
         _ => AsDateTime is { Kind: DateTimeKind.Local } local ? local.ToUniversalTime().Ticks : AsDateTime.Ticks,
     };
 
-    /// <summary>
-    /// A Decimal128 as itself; an integer exactly; a double through its shortest round-trip
-    /// string, so the double 0.1 ties with the Decimal128 0.1 (the value a user typed for both).
-    /// </summary>
+    /// <summary>A Decimal128 as itself, an integer exactly (doubles are compared by <see cref="BsonDecimal128.CompareTo(double)"/>).</summary>
     private BsonDecimal128 ToDecimal128ForOrdering() => Type switch
     {
         BsonType.Decimal128 => AsDecimal128,
         BsonType.UInt64 => (ulong)_bits,
-        BsonType.Double => double.IsNaN(AsDouble)
-            ? BsonDecimal128.NaN
-            : BsonDecimal128.Parse(AsDouble.ToString("R", System.Globalization.CultureInfo.InvariantCulture)),
         _ => _bits,
     };
 

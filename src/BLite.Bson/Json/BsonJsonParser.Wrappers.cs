@@ -258,8 +258,15 @@ internal ref partial struct BsonJsonParser
                 }
 
                 return FromUnixMilliseconds(milliseconds);
+            case JsonTokenType.Number when _mode == BsonJsonParseMode.Legacy:
+                if (!_reader.TryGetInt64(out var legacyMilliseconds))
+                {
+                    throw Error("\"$date\" in the legacy form needs whole Unix milliseconds in the 64-bit range");
+                }
+
+                return FromUnixMilliseconds(legacyMilliseconds);
             case JsonTokenType.Number:
-                throw Error("\"$date\" with a bare number is the legacy form, which Extended JSON v2 refuses: write {\"$date\": {\"$numberLong\": \"<milliseconds>\"}}");
+                throw Error("\"$date\" with a bare number is the legacy form, which Extended JSON v2 refuses: write {\"$date\": {\"$numberLong\": \"<milliseconds>\"}} (or parse with BsonJsonParseMode.Legacy, 'blite import --legacy-json')");
             default:
                 throw Error($"\"$date\" needs a string or {{\"$numberLong\": ...}}; found {_reader.TokenType}");
         }

@@ -15,16 +15,18 @@ internal ref partial struct BsonJsonParser
     private static readonly UTF8Encoding _strictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
     private readonly ReadOnlySpan<byte> _utf8;
+    private readonly BsonJsonParseMode _mode;
     private Utf8JsonReader _reader;
 
-    private BsonJsonParser(ReadOnlySpan<byte> utf8)
+    private BsonJsonParser(ReadOnlySpan<byte> utf8, BsonJsonParseMode mode)
     {
         _utf8 = utf8;
+        _mode = mode;
         // Wrappers such as {"$binary": {...}} sit two levels below the value they encode.
         _reader = new Utf8JsonReader(utf8, new JsonReaderOptions { MaxDepth = BsonLimits.MaxDepth + 2 });
     }
 
-    public static BsonDocument ParseDocument(string json)
+    public static BsonDocument ParseDocument(string json, BsonJsonParseMode mode = BsonJsonParseMode.Standard)
     {
         byte[] rented;
         int length;
@@ -40,7 +42,7 @@ internal ref partial struct BsonJsonParser
 
         try
         {
-            var parser = new BsonJsonParser(rented.AsSpan(0, length));
+            var parser = new BsonJsonParser(rented.AsSpan(0, length), mode);
             return parser.ParseRootDocument();
         }
         finally

@@ -31,6 +31,7 @@ internal sealed class ImportCommand : Command
     public override IReadOnlyList<OptionSpec> Options =>
     [
         new OptionSpec("format", "jsonl|bson", TransferFormats.OptionDescription),
+        new OptionSpec("legacy-json", null, "Also accept the legacy {\"$date\": <milliseconds>} that Extended JSON v2 refuses (JSON lines only)."),
         new OptionSpec("upsert", null, "Replace documents whose _id already exists instead of failing."),
         new OptionSpec("batch-size", "n", "Commit every n documents (bounds memory for very large imports; a failure then keeps the batches already committed). Default: one transaction for the whole file."),
     ];
@@ -44,6 +45,7 @@ internal sealed class ImportCommand : Command
         Examples:
           blite import shop.blite orders orders.jsonl
           blite import shop.blite orders dump/shop/orders.bson
+          blite import shop.blite events old-mongoexport.jsonl --legacy-json
         """;
 
     public override int Execute(ParsedArguments arguments, CommandContext context)
@@ -54,6 +56,12 @@ internal sealed class ImportCommand : Command
         var format = TransferFormats.Resolve(arguments.Value("format"), fromStandardInput ? null : inputPath, Name);
         var batchSize = arguments.NonNegativeInteger("batch-size", 0);
         var upsert = arguments.Flag("upsert");
+        var jsonMode = arguments.Flag("legacy-json") ? BsonJsonParseMode.Legacy : BsonJsonParseMode.Standard;
+        if (jsonMode == BsonJsonParseMode.Legacy && format == TransferFormat.Bson)
+        {
+            throw new UsageException("--legacy-json applies to JSON lines, not to BSON input.", Name);
+        }
+
         ValidateCollectionName(collectionName);
         if (!fromStandardInput && !File.Exists(inputPath))
         {
@@ -67,7 +75,7 @@ internal sealed class ImportCommand : Command
         long imported;
         try
         {
-            imported = Import(databasePath, collectionName, DocumentSource.Read(input, format, inputName), upsert, batchSize, input, context);
+            imported = Import(databasePath, collectionName, DocumentSource.Read(input, format, inputName, jsonMode), upsert, batchSize, input, context);
         }
         catch when (created && batchSize == 0)
         {

@@ -11,13 +11,13 @@ namespace BLite.Cli.Transfer;
 /// </summary>
 internal static class DocumentSource
 {
-    public static IEnumerable<BsonDocument> Read(Stream input, TransferFormat format, string inputName) => format switch
+    public static IEnumerable<BsonDocument> Read(Stream input, TransferFormat format, string inputName, BsonJsonParseMode jsonMode = BsonJsonParseMode.Standard) => format switch
     {
         TransferFormat.Bson => ReadBson(input, inputName),
-        _ => ReadJsonLines(input, inputName),
+        _ => ReadJsonLines(input, inputName, jsonMode),
     };
 
-    private static IEnumerable<BsonDocument> ReadJsonLines(Stream input, string inputName)
+    private static IEnumerable<BsonDocument> ReadJsonLines(Stream input, string inputName, BsonJsonParseMode jsonMode)
     {
         using var reader = new StreamReader(input, new UTF8Encoding(false, throwOnInvalidBytes: true), detectEncodingFromByteOrderMarks: true, bufferSize: 1 << 16, leaveOpen: true);
         long lineNumber = 0;
@@ -47,7 +47,7 @@ internal static class DocumentSource
             BsonDocument document;
             try
             {
-                document = BsonDocument.Parse(line);
+                document = BsonDocument.Parse(line, jsonMode);
             }
             catch (BsonFormatException exception)
             {

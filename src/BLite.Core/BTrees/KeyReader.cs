@@ -45,10 +45,9 @@ internal ref struct KeyReader
             case KeyType.DateTimeOffset: Take(10); break;
             case KeyType.Guid: Take(16); break;
             case KeyType.ObjectId: Take(12); break;
-            case KeyType.Integer or KeyType.LargeInteger or KeyType.Double or KeyType.DateTime
-                or KeyType.TimeOnly or KeyType.TimeSpan or KeyType.Timestamp: Take(8); break;
+            case KeyType.DateTime or KeyType.TimeOnly or KeyType.TimeSpan or KeyType.Timestamp: Take(8); break;
             case KeyType.String or KeyType.Binary: SkipEscaped(); break;
-            case KeyType.Decimal: SkipDecimalBody(); break;
+            case KeyType.Number: _position += KeyNumberDecoder.Measure(_key[_position..]); break;
             default: ThrowFormat($"unknown component tag 0x{(byte)type:X2}"); break;
         }
         return _key[start.._position];
@@ -67,50 +66,65 @@ internal ref struct KeyReader
         };
     }
 
-    /// <summary>Any integer component within the range of <see cref="long"/>.</summary>
+    /// <summary>
+    /// A Number component: the value, not the type it was written from (an integral value in the
+    /// 64-bit range is an Int64 or UInt64, a value a double holds exactly a Double, else a Decimal128).
+    /// </summary>
+    public BsonValue ReadNumber()
+    {
+        Expect(KeyType.Number);
+        var start = _position;
+        _position += KeyNumberDecoder.Measure(_key[start..]);
+        return KeyNumberDecoder.Decode(_key[start.._position]);
+    }
+
+    /// <summary>A Number component holding an integer within the range of <see cref="long"/>.</summary>
     public long ReadInt64()
     {
-        Expect(KeyType.Integer);
-        return (long)(BinaryPrimitives.ReadUInt64BigEndian(Take(8)) ^ KeyWriter.SignBit64);
+        var value = ReadNumber();
+        return value.Type == BsonType.Int64 ? value.AsInt64 : throw new FormatException($"Malformed index key: {value} is not a 64-bit integer.");
     }
 
     public int ReadInt32() => checked((int)ReadInt64());
 
     public ulong ReadUInt64()
     {
-        if (PeekType() == KeyType.LargeInteger)
+        var value = ReadNumber();
+        return value.Type switch
         {
-            _position++;
-            return BinaryPrimitives.ReadUInt64BigEndian(Take(8));
-        }
-        return checked((ulong)ReadInt64());
+            BsonType.UInt64 => value.AsUInt64,
+            BsonType.Int64 => checked((ulong)value.AsInt64),
+            _ => throw new FormatException($"Malformed index key: {value} is not an unsigned 64-bit integer."),
+        };
     }
 
+    /// <summary>A Number component a double holds exactly (every key written from a double, a float or an integer up to 2^53).</summary>
     public double ReadDouble()
     {
-        Expect(KeyType.Double);
-        var ordered = BinaryPrimitives.ReadUInt64BigEndian(Take(8));
-        if (ordered == 0)
-            return double.NaN;
-        var bits = (ordered & KeyWriter.SignBit64) != 0 ? ordered ^ KeyWriter.SignBit64 : ~ordered;
-        return BitConverter.Int64BitsToDouble((long)bits);
+        var value = ReadNumber();
+        return value.Type switch
+        {
+            BsonType.Double => value.AsDouble,
+            BsonType.Int64 when (double)value.AsInt64 is var d && d < 9.2233720368547758E18 && (long)d == value.AsInt64 => d,
+            BsonType.UInt64 when (double)value.AsUInt64 is var u && u < 1.8446744073709552E19 && (ulong)u == value.AsUInt64 => u,
+            _ => throw new FormatException($"Malformed index key: {value} is not a double."),
+        };
     }
 
-    public decimal ReadDecimal()
-    {
-        Expect(KeyType.Decimal);
-        var start = _position;
-        SkipDecimalBody();
-        return KeyDecimalDecoder.Decode(_key[start.._position]);
-    }
+    public decimal ReadDecimal() => ReadDecimal128().TryToDecimal(out var exact)
+        ? exact
+        : throw new FormatException("Malformed index key: the number is beyond System.Decimal.");
 
-    /// <summary>A decimal component as a Decimal128 (every decimal key, NaN and ±Infinity included; trailing zeros are not kept).</summary>
+    /// <summary>
+    /// A Number component as an exact Decimal128 (NaN and ±Infinity included; trailing zeros are
+    /// not kept). A key written from a double that no Decimal128 holds exactly (0.1) throws.
+    /// </summary>
     public BsonDecimal128 ReadDecimal128()
     {
-        Expect(KeyType.Decimal);
+        Expect(KeyType.Number);
         var start = _position;
-        SkipDecimalBody();
-        return KeyDecimalDecoder.Decode128(_key[start.._position]);
+        _position += KeyNumberDecoder.Measure(_key[start..]);
+        return KeyNumberDecoder.DecodeDecimal128(_key[start.._position]);
     }
 
     public string ReadString()
@@ -230,31 +244,6 @@ internal ref struct KeyReader
                 read++;
         }
         return result;
-    }
-
-    private void SkipDecimalBody()
-    {
-        var sign = Take(1)[0];
-        if (sign == KeyWriter.DecimalZero)
-            return;
-        if (sign != KeyWriter.DecimalNegative && sign != KeyWriter.DecimalPositive)
-            ThrowFormat($"invalid decimal sign class 0x{sign:X2} at offset {_position - 1}");
-        var invert = sign == KeyWriter.DecimalNegative ? (byte)0xFF : (byte)0x00;
-        var exponent = (byte)(Take(1)[0] ^ invert);
-        if (exponent is KeyWriter.WideDecimalBelow or KeyWriter.WideDecimalAbove)
-        {
-            var wide = Take(2);
-            if ((ushort)(((wide[0] ^ invert) << 8) | (wide[1] ^ invert)) >= KeyWriter.DecimalInfinity)
-                return;
-        }
-        // At most 34 digits and the terminator: 18 bytes.
-        for (var guard = 0; guard < 18; guard++)
-        {
-            var b = (byte)(Take(1)[0] ^ invert);
-            if ((b & 0xF0) == 0 || (b & 0x0F) == 0)
-                return;
-        }
-        ThrowFormat("decimal component has more than 34 digits");
     }
 
     private static void ThrowFormat(string message) => throw new FormatException("Malformed index key: " + message + ".");

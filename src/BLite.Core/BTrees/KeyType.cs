@@ -4,9 +4,7 @@ namespace BLite.Core.BTrees;
 /// The tag byte that starts every encoded key component. Tags order values of different types
 /// (null first, then numbers, strings, binary, ids, booleans, times), so a field that holds
 /// mixed types still has one deterministic order. The byte values are on disk: never renumber.
-/// All integer .NET types share <see cref="Integer"/>/<see cref="LargeInteger"/>, so 5, 5L and
-/// (byte)5 are the same key; double and decimal are separate number classes that do not
-/// interleave with each other or with integers.
+/// All numeric types share <see cref="Number"/>, so 5, 5L, (byte)5, 5.0 and 5m are the same key.
 /// </summary>
 internal enum KeyType : byte
 {
@@ -15,14 +13,13 @@ internal enum KeyType : byte
 
     Null = 0x05,
 
-    /// <summary>Any integer in the range of <see cref="long"/>: 8 bytes, big-endian, sign bit flipped.</summary>
-    Integer = 0x10,
+    /// <summary>
+    /// Every number (integers of every width, double, decimal, Decimal128) by exact value, so the
+    /// numeric types interleave. Replaces the separate integer (0x10, 0x11), double (0x18) and
+    /// decimal (0x1C) tags of catalog format 1, which are never written any more.
+    /// </summary>
+    Number = 0x14,
 
-    /// <summary>A <see cref="ulong"/> above <see cref="long.MaxValue"/>: 8 bytes big-endian; sorts after every <see cref="Integer"/>.</summary>
-    LargeInteger = 0x11,
-
-    Double = 0x18,
-    Decimal = 0x1C,
     String = 0x20,
     Binary = 0x28,
     Guid = 0x30,

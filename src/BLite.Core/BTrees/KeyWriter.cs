@@ -41,33 +41,6 @@ internal ref partial struct KeyWriter
         span[1] = value ? (byte)1 : (byte)0;
     }
 
-    public void WriteByte(byte value) => WriteInt64(value);
-
-    public void WriteSByte(sbyte value) => WriteInt64(value);
-
-    public void WriteInt16(short value) => WriteInt64(value);
-
-    public void WriteUInt16(ushort value) => WriteInt64(value);
-
-    public void WriteInt32(int value) => WriteInt64(value);
-
-    public void WriteUInt32(uint value) => WriteInt64(value);
-
-    public void WriteInt64(long value) => WriteTagged64(KeyType.Integer, (ulong)value ^ SignBit64);
-
-    public void WriteUInt64(ulong value)
-    {
-        if (value <= long.MaxValue)
-            WriteInt64((long)value);
-        else
-            WriteTagged64(KeyType.LargeInteger, value);
-    }
-
-    /// <summary>NaN (every NaN payload) sorts first, as in <see cref="double.CompareTo(double)"/>; -0.0 is written as 0.0.</summary>
-    public void WriteDouble(double value) => WriteTagged64(KeyType.Double, OrderedDoubleBits(value));
-
-    public void WriteSingle(float value) => WriteDouble(value);
-
     /// <summary>As 16 bytes in big-endian field order (the order of its "N" string form).</summary>
     public void WriteGuid(Guid value)
     {
@@ -119,16 +92,6 @@ internal ref partial struct KeyWriter
 
     /// <summary>Appends already encoded components (for example a primary key after a field key).</summary>
     public void WriteEncoded(ReadOnlySpan<byte> encodedComponents) => encodedComponents.CopyTo(Reserve(encodedComponents.Length));
-
-    internal static ulong OrderedDoubleBits(double value)
-    {
-        if (double.IsNaN(value))
-            return 0;
-        if (value == 0)
-            value = 0.0;
-        var bits = (ulong)BitConverter.DoubleToInt64Bits(value);
-        return (bits & SignBit64) != 0 ? ~bits : bits | SignBit64;
-    }
 
     private void WriteTagged64(KeyType tag, ulong orderedBits)
     {

@@ -146,6 +146,25 @@ public class BsonJsonTests
     }
 
     [Fact]
+    public void Legacy_mode_reads_a_bare_number_date_as_unix_milliseconds_and_standard_mode_refuses_it()
+    {
+        const string json = """{"a":{"$date":1577836800000},"b":{"$date":-62135596800001},"c":{"$date":"2020-01-01T00:00:00Z"}}""";
+
+        var legacy = BsonDocument.Parse(json, BsonJsonParseMode.Legacy);
+
+        Assert.Equal(new DateTime(2020, 1, 1, 0, 0, 0, DateTimeKind.Utc), legacy["a"].AsDateTime);
+        Assert.Equal(BsonType.UtcDateTime, legacy["b"].Type);
+        Assert.Equal(legacy["a"], legacy["c"]);
+        Assert.Equal(BsonDocument.Parse(legacy.ToJson(BsonJsonMode.Canonical)), legacy);
+        var refused = Assert.Throws<BsonFormatException>(() => BsonDocument.Parse(json, BsonJsonParseMode.Standard));
+        Assert.Contains("BsonJsonParseMode.Legacy", refused.Message);
+        Assert.Equal(json.IndexOf("1577836800000", StringComparison.Ordinal), refused.Offset);
+        Assert.Throws<BsonFormatException>(() => BsonDocument.Parse("""{"a":{"$date":1.5}}""", BsonJsonParseMode.Legacy));
+        Assert.Throws<BsonFormatException>(() => BsonDocument.Parse("""{"a":{"$date":1e30}}""", BsonJsonParseMode.Legacy));
+        Assert.Throws<ArgumentOutOfRangeException>(() => BsonDocument.Parse("{}", (BsonJsonParseMode)7));
+    }
+
+    [Fact]
     public void Json_error_offset_points_at_the_bad_token_in_characters()
     {
         const string json = """{"é😀":1, "x": {"$oid": "bad"}}""";

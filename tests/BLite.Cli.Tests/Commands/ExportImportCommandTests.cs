@@ -54,6 +54,29 @@ public class ExportImportCommandTests
     }
 
     [Fact]
+    public void Legacy_json_import_accepts_bare_number_dates_that_the_default_refuses()
+    {
+        using var directory = new TempDirectory();
+        var input = directory.File("old.jsonl");
+        File.WriteAllText(input, "{\"_id\":1,\"at\":{\"$date\":1577836800000}}\n");
+        var target = directory.File("target.blite");
+
+        var refused = BliteProcess.Run("import", target, "events", input);
+        Assert.NotEqual(0, refused.ExitCode);
+        Assert.Contains("--legacy-json", refused.Stderr);
+        Assert.False(File.Exists(target));
+
+        var import = BliteProcess.Run("import", target, "events", input, "--legacy-json");
+        CliAssert.Succeeded(import);
+        var document = Assert.Single(TestDatabases.ReadAll(target, "events"));
+        Assert.Equal(new DateTime(2020, 1, 1, 0, 0, 0, DateTimeKind.Utc), document["at"].AsDateTime);
+
+        var bson = BliteProcess.Run("import", target, "events", input, "--legacy-json", "--format", "bson");
+        Assert.NotEqual(0, bson.ExitCode);
+        Assert.Contains("--legacy-json", bson.Stderr);
+    }
+
+    [Fact]
     public void Json_lines_export_to_standard_output_is_one_document_per_line()
     {
         using var directory = new TempDirectory();

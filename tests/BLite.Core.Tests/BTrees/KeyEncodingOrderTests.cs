@@ -207,10 +207,10 @@ public sealed class KeyEncodingOrderTests
         byte[][] ascending =
         [
             TestKeys.Encode((ref KeyWriter w) => w.WriteNull()),
-            TestKeys.Encode((ref KeyWriter w) => w.WriteInt64(long.MaxValue)),
-            TestKeys.Encode((ref KeyWriter w) => w.WriteUInt64(ulong.MaxValue)),
             TestKeys.Encode((ref KeyWriter w) => w.WriteDouble(double.NegativeInfinity)),
             TestKeys.Encode((ref KeyWriter w) => w.WriteDecimal(decimal.MinValue)),
+            TestKeys.Encode((ref KeyWriter w) => w.WriteInt64(long.MaxValue)),
+            TestKeys.Encode((ref KeyWriter w) => w.WriteUInt64(ulong.MaxValue)),
             TestKeys.Str(""),
             TestKeys.Encode((ref KeyWriter w) => w.WriteBinary([])),
             TestKeys.Encode((ref KeyWriter w) => w.WriteGuid(Guid.Empty)),

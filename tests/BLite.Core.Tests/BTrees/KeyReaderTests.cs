@@ -1,3 +1,4 @@
+using BLite.Bson;
 using BLite.Core.BTrees;
 
 namespace BLite.Core.Tests.BTrees;
@@ -59,13 +60,24 @@ public sealed class KeyReaderTests
     [Fact]
     public void Documented_examples_encode_byte_for_byte()
     {
-        Assert.Equal(Convert.FromHexString("1C02822360"), TestKeys.Encode((ref KeyWriter w) => w.WriteDecimal(12.5m)));
-        Assert.Equal(Convert.FromHexString("1C007DDC9F"), TestKeys.Encode((ref KeyWriter w) => w.WriteDecimal(-12.50m)));
-        Assert.Equal(Convert.FromHexString("108000000000000001"), TestKeys.Int(1));
-        Assert.Equal(Convert.FromHexString("107FFFFFFFFFFFFFFF"), TestKeys.Int(-1));
+        Assert.Equal(Convert.FromHexString("14048390"), TestKeys.Encode((ref KeyWriter w) => w.WriteDecimal(12.5m)));
+        Assert.Equal(Convert.FromHexString("14027C6F"), TestKeys.Encode((ref KeyWriter w) => w.WriteDecimal(-12.50m)));
+        Assert.Equal(Convert.FromHexString("14048390"), TestKeys.Encode((ref KeyWriter w) => w.WriteDouble(12.5)));
+        Assert.Equal(Convert.FromHexString("14048000"), TestKeys.Int(1));
+        Assert.Equal(Convert.FromHexString("14048240"), TestKeys.Int(5));
+        Assert.Equal(Convert.FromHexString("14027FFF"), TestKeys.Int(-1));
+        Assert.Equal(Convert.FromHexString("1403"), TestKeys.Int(0));
+        Assert.Equal(Convert.FromHexString("14048000"), TestKeys.Encode((ref KeyWriter w) => w.WriteDouble(1.0)));
+        Assert.Equal(Convert.FromHexString("1400"), TestKeys.Encode((ref KeyWriter w) => w.WriteDouble(double.NaN)));
+        Assert.Equal(Convert.FromHexString("1405"), TestKeys.Encode((ref KeyWriter w) => w.WriteDecimal128(BsonDecimal128.PositiveInfinity)));
+
+        // 0.1 has no finite binary form: 63 truncated fraction bits in nine bytes (bit 0 set), then its digits.
+        var tenth = TestKeys.Encode((ref KeyWriter w) => w.WriteDecimal(0.1m));
+        Assert.Equal(14, tenth.Length);
+        Assert.Equal(Convert.FromHexString("14047C"), tenth[..3]);
+        Assert.All(tenth[3..12], b => Assert.Equal(1, b & 1));
+        Assert.Equal(Convert.FromHexString("8020"), tenth[12..]);
         Assert.Equal(Convert.FromHexString("206100FF0001"), TestKeys.Str("a\0"));
-        Assert.Equal(Convert.FromHexString("18BFF0000000000000"), TestKeys.Encode((ref KeyWriter w) => w.WriteDouble(1.0)));
-        Assert.Equal(Convert.FromHexString("180000000000000000"), TestKeys.Encode((ref KeyWriter w) => w.WriteDouble(double.NaN)));
         Assert.Equal(Convert.FromHexString("05"), TestKeys.Encode((ref KeyWriter w) => w.WriteNull()));
     }
 
@@ -118,7 +130,8 @@ public sealed class KeyReaderTests
     public void Truncated_or_mistyped_keys_throw_format_errors()
     {
         var key = TestKeys.Int(5);
-        Assert.Throws<FormatException>(() => new KeyReader(key.AsSpan(0, 4)).ReadInt64());
+        Assert.Throws<FormatException>(() => new KeyReader(key.AsSpan(0, key.Length - 1)).ReadInt64());
+        Assert.Throws<FormatException>(() => new KeyReader(TestKeys.Encode((ref KeyWriter w) => w.WriteDouble(0.5))).ReadInt64());
         Assert.Throws<FormatException>(() => new KeyReader(key).ReadString());
         Assert.Throws<FormatException>(() => new KeyReader([(byte)KeyType.String, (byte)'a']).ReadString());
         Assert.Throws<FormatException>(() => new KeyReader([0x99]).ReadEncodedComponent());

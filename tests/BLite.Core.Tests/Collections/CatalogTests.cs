@@ -1,10 +1,40 @@
 using BLite.Bson;
 using BLite.Core.Collections;
+using BLite.Core.Storage.Paging;
 
 namespace BLite.Core.Tests.Collections;
 
 public sealed class CatalogTests
 {
+    [Fact]
+    public void A_catalog_format_1_database_is_refused_naming_the_export_and_import_fix_and_left_untouched()
+    {
+        using var directory = new TempDirectory();
+        var path = Path.Combine(directory.Path, "old.blite");
+        using (var database = DocumentDatabase.Open(path))
+        {
+            var items = database.GetCollection("items");
+            items.EnsureIndex("byN", "n");
+            items.Insert(new BsonDocument { ["_id"] = 1, ["n"] = 2.5 });
+        }
+
+        // Make it look like a database written before numbers shared one key class.
+        const int pageSize = 8192;
+        var bytes = File.ReadAllBytes(path);
+        var catalogPage = bytes.AsSpan(pageSize, pageSize);
+        Assert.Equal(2, BitConverter.ToUInt16(catalogPage[4..6]));
+        catalogPage[4] = 1;
+        PageLayout.Seal(catalogPage, 1);
+        File.WriteAllBytes(path, bytes);
+
+        var error = Assert.Throws<BLiteException>(() => DocumentDatabase.Open(path).Dispose());
+
+        Assert.Contains("catalog format version 1", error.Message);
+        Assert.Contains("blite export", error.Message);
+        Assert.Contains("blite import", error.Message);
+        Assert.Equal(bytes, File.ReadAllBytes(path));
+    }
+
     [Fact]
     public void Collections_indexes_documents_and_field_names_survive_reopen()
     {

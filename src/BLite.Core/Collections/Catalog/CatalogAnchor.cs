@@ -8,7 +8,8 @@ namespace BLite.Core.Collections.Catalog;
 /// little-endian:
 /// <code>
 ///  0  u32  magic 0x54414342 ("BCAT")      a zeroed page means "catalog not created yet"
-///  4  u16  format version (1)
+///  4  u16  format version (2: numbers share one key class; 1 kept integers, doubles and
+///           decimals under separate key tags and is refused, see docs/format.md 4.1)
 ///  6  u16  reserved, 0
 ///  8  u32  root page of the catalog B+ tree (collection records and field names)
 /// 12  u32  number of field names persisted (ids 0 .. count-1 are in the catalog tree)
@@ -22,7 +23,10 @@ namespace BLite.Core.Collections.Catalog;
 internal readonly struct CatalogAnchor
 {
     public const uint Magic = 0x54414342;
-    public const ushort FormatVersion = 1;
+    public const ushort FormatVersion = 2;
+
+    /// <summary>The last version whose index keys kept integers, doubles and decimals apart.</summary>
+    public const ushort SeparateNumberKeysVersion = 1;
     public const int Size = 32;
 
     private const int MagicOffset = 0;
@@ -66,6 +70,14 @@ internal readonly struct CatalogAnchor
         }
 
         var version = BinaryPrimitives.ReadUInt16LittleEndian(page[VersionOffset..]);
+        if (version == SeparateNumberKeysVersion)
+        {
+            throw new BLiteException(
+                $"Database '{filePath}' has catalog format version 1, whose index keys keep integers, doubles and decimals apart; " +
+                $"this BLite orders every number in one key class (format {FormatVersion}) and cannot use those indexes. " +
+                "Export the data with the BLite that wrote it ('blite export') and import it into a new database ('blite import').");
+        }
+
         if (version != FormatVersion)
         {
             throw new BLiteException($"Database '{filePath}' has catalog format version {version}; this BLite reads version {FormatVersion}.");

@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.Globalization;
 using System.Text;
+using BLite.Bson;
 using BLite.Core.BTrees;
 
 namespace BLite.Core.Collections.Indexes;
@@ -46,14 +47,8 @@ internal static class IndexKeyText
                 return $"Timestamp({timestamp >> 32}, {(uint)timestamp})";
             case KeyType.Boolean:
                 return reader.ReadBoolean() ? "true" : "false";
-            case KeyType.Integer:
-                return reader.ReadInt64().ToString(culture);
-            case KeyType.LargeInteger:
-                return reader.ReadUInt64().ToString(culture);
-            case KeyType.Double:
-                return reader.ReadDouble().ToString("R", culture);
-            case KeyType.Decimal:
-                return reader.ReadDecimal128() + "m";
+            case KeyType.Number:
+                return DescribeNumber(reader.ReadNumber(), culture);
             case KeyType.String:
                 return Quote(reader.ReadString());
             case KeyType.Binary:
@@ -76,6 +71,14 @@ internal static class IndexKeyText
                 return "0x" + Convert.ToHexString(reader.ReadEncodedComponent());
         }
     }
+
+    private static string DescribeNumber(BsonValue value, CultureInfo culture) => value.Type switch
+    {
+        BsonType.Int64 => value.AsInt64.ToString(culture),
+        BsonType.UInt64 => value.AsUInt64.ToString(culture),
+        BsonType.Double => value.AsDouble.ToString("R", culture),
+        _ => value.AsDecimal128 + "m",
+    };
 
     private static string Quote(string value)
     {

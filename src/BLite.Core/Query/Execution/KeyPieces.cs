@@ -4,38 +4,23 @@ using BLite.Core.BTrees;
 namespace BLite.Core.Query;
 
 /// <summary>
-/// Turns query values into key pieces. Queries compare by value across types of one class, but the
-/// key encoding keeps integers, doubles and decimals (and DateTime / DateTimeOffset) under separate
-/// tags that never interleave (docs/format.md 4.1). So a value yields one piece per key class the
-/// stored data might use, with bounds converted into that class. Conversions that may round are
-/// widened outward: a piece only needs to cover every matching key, because the executor
-/// re-checks the whole filter on each fetched document.
+/// Turns query values into key pieces. Queries compare by value across types of one class; every
+/// number is one key class ordered by exact value (docs/format.md 4.1), so a number is one piece
+/// whatever its type. DateTime and DateTimeOffset keep separate tags, and binary data two (UUID
+/// and other): a value yields one piece per key class the stored data might use, widened outward
+/// where a conversion may round, because the executor re-checks the whole filter on each fetched
+/// document.
 /// </summary>
 internal static class KeyPieces
 {
     /// <summary>More than any offset a Local DateTime can have (±14 h), so ranges on raw ticks cover every Kind.</summary>
     private static readonly long InstantMarginTicks = TimeSpan.FromHours(15).Ticks;
 
-    private const double LongLowerLimit = -9.2233720368547758E18;
-    private const double LongUpperLimit = 9.2233720368547758E18;
-    private const double ULongUpperLimit = 1.8446744073709552E19;
-    private const decimal DecimalSafeLimit = 7.0e28m;
-    private const double DecimalSafeLimitAsDouble = 7.0e28;
-
-    private enum Side
-    {
-        Lower,
-        Upper,
-    }
-
     public static List<KeyPiece> ForEquality(BsonValue value, BsonFieldDictionary fields)
     {
         var pieces = new List<KeyPiece>(3);
         switch (BsonValueComparer.TypeClass(value.Type))
         {
-            case 1:
-                AddNumberEquality(value, fields, pieces);
-                break;
             case 5:
                 pieces.Add(KeyPiece.Tags(KeyType.Binary, KeyType.Guid));
                 break;
@@ -57,11 +42,6 @@ internal static class KeyPieces
         var sample = (lower ?? upper)!.Value.Value;
         switch (BsonValueComparer.TypeClass(sample.Type))
         {
-            case 1:
-                AddIntegerRange(lower, upper, fields, pieces);
-                AddDoubleRange(lower, upper, fields, pieces);
-                AddDecimalRange(lower, upper, fields, pieces);
-                break;
             case 5:
                 pieces.Add(KeyPiece.Tags(KeyType.Binary, KeyType.Guid));
                 break;
@@ -81,6 +61,7 @@ internal static class KeyPieces
 
     private static KeyType TagOf(BsonType type) => type switch
     {
+        BsonType.Int32 or BsonType.Int64 or BsonType.UInt64 or BsonType.Double or BsonType.Decimal128 => KeyType.Number,
         BsonType.String => KeyType.String,
         BsonType.ObjectId => KeyType.ObjectId,
         BsonType.Boolean => KeyType.Boolean,
@@ -92,215 +73,6 @@ internal static class KeyPieces
         BsonType.MaxKey => KeyType.MaxKey,
         _ => throw new ArgumentException($"A {type} value has no single key class."),
     };
-
-    private static void AddNumberEquality(BsonValue value, BsonFieldDictionary fields, List<KeyPiece> pieces)
-    {
-        if (TryExactInteger(value, out var integer))
-        {
-            pieces.Add(KeyPiece.Point(KeyPiece.Encode(fields, integer)));
-        }
-
-        // A double equals a decimal when the decimal converted to double equals it, and equals an
-        // integer only when it holds exactly that integer, so converting to double is exact enough.
-        var asDouble = value.ToDouble();
-        if (!double.IsNaN(asDouble) || value.Type == BsonType.Double)
-        {
-            pieces.Add(KeyPiece.Point(KeyPiece.Encode(fields, value.Type == BsonType.Double ? value : asDouble)));
-        }
-
-        if (value.Type != BsonType.Double)
-        {
-            pieces.Add(KeyPiece.Point(KeyPiece.Encode(fields, value.ToDecimal())));
-        }
-        else
-        {
-            AddDecimalRange(new RangeBound(value, true), new RangeBound(value, true), fields, pieces);
-        }
-    }
-
-    private static bool TryExactInteger(BsonValue value, out BsonValue integer)
-    {
-        integer = default;
-        switch (value.Type)
-        {
-            case BsonType.Int32 or BsonType.Int64 or BsonType.UInt64:
-                integer = value;
-                return true;
-            case BsonType.Double:
-                var d = value.AsDouble;
-                if (d != Math.Floor(d) || d < LongLowerLimit || d >= ULongUpperLimit)
-                {
-                    return false;
-                }
-
-                integer = d < LongUpperLimit ? (long)d : (ulong)d;
-                return true;
-            case BsonType.Decimal128:
-                var m = value.AsDecimal;
-                if (m != decimal.Truncate(m) || m < long.MinValue || m > ulong.MaxValue)
-                {
-                    return false;
-                }
-
-                integer = m <= long.MaxValue ? (long)m : (ulong)m;
-                return true;
-            default:
-                return false;
-        }
-    }
-
-    private static void AddIntegerRange(RangeBound? lower, RangeBound? upper, BsonFieldDictionary fields, List<KeyPiece> pieces)
-    {
-        if (!TryIntegerBound(lower, Side.Lower, out var low, out var lowInclusive, fields)
-            || !TryIntegerBound(upper, Side.Upper, out var high, out var highInclusive, fields))
-        {
-            return;
-        }
-
-        pieces.Add(KeyPiece.Interval(low ?? [(byte)KeyType.Integer], lowInclusive, high ?? [(byte)KeyType.LargeInteger], highInclusive));
-    }
-
-    /// <returns>False when no integer can satisfy the side; <paramref name="key"/> null when the side is open for integers.</returns>
-    private static bool TryIntegerBound(RangeBound? bound, Side side, out byte[]? key, out bool inclusive, BsonFieldDictionary fields)
-    {
-        key = null;
-        inclusive = true;
-        if (bound is not { } b)
-        {
-            return true;
-        }
-
-        var value = b.Value;
-        if (value.Type is BsonType.Int32 or BsonType.Int64 or BsonType.UInt64)
-        {
-            key = KeyPiece.Encode(fields, value);
-            inclusive = b.Inclusive;
-            return true;
-        }
-
-        // Widen to the next whole number outward (plus one) and keep it inclusive.
-        double edge;
-        if (value.Type == BsonType.Decimal128)
-        {
-            var m = value.AsDecimal;
-            var whole = side == Side.Lower ? decimal.Floor(m) : decimal.Ceiling(m);
-            if (whole < long.MinValue)
-            {
-                return side == Side.Lower;
-            }
-
-            if (whole > ulong.MaxValue)
-            {
-                return side == Side.Upper;
-            }
-
-            key = KeyPiece.Encode(fields, whole <= long.MaxValue ? (long)whole : (ulong)whole);
-            return true;
-        }
-        else
-        {
-            edge = value.AsDouble;
-            if (double.IsNaN(edge))
-            {
-                return side == Side.Lower;
-            }
-
-            edge = side == Side.Lower ? Math.Floor(edge) : Math.Ceiling(edge);
-        }
-
-        edge += side == Side.Lower ? -1 : 1;
-        if (edge <= LongLowerLimit)
-        {
-            return side == Side.Lower;
-        }
-
-        if (edge >= ULongUpperLimit)
-        {
-            return side == Side.Upper;
-        }
-
-        key = KeyPiece.Encode(fields, edge < LongUpperLimit ? (long)edge : (ulong)edge);
-        return true;
-    }
-
-    private static void AddDoubleRange(RangeBound? lower, RangeBound? upper, BsonFieldDictionary fields, List<KeyPiece> pieces)
-    {
-        byte[] low = [(byte)KeyType.Double];
-        byte[] high = [(byte)KeyType.Double];
-        var lowInclusive = true;
-        var highInclusive = true;
-        if (lower is { } l)
-        {
-            low = KeyPiece.Encode(fields, l.Value.Type == BsonType.Double ? l.Value.AsDouble : Math.BitDecrement(l.Value.ToDouble()));
-            lowInclusive = l.Value.Type != BsonType.Double || l.Inclusive;
-        }
-
-        if (upper is { } u)
-        {
-            high = KeyPiece.Encode(fields, u.Value.Type == BsonType.Double ? u.Value.AsDouble : Math.BitIncrement(u.Value.ToDouble()));
-            highInclusive = u.Value.Type != BsonType.Double || u.Inclusive;
-        }
-
-        pieces.Add(KeyPiece.Interval(low, lowInclusive, high, highInclusive));
-    }
-
-    private static void AddDecimalRange(RangeBound? lower, RangeBound? upper, BsonFieldDictionary fields, List<KeyPiece> pieces)
-    {
-        if (!TryDecimalBound(lower, Side.Lower, out var low, out var lowInclusive, fields)
-            || !TryDecimalBound(upper, Side.Upper, out var high, out var highInclusive, fields))
-        {
-            return;
-        }
-
-        pieces.Add(KeyPiece.Interval(low ?? [(byte)KeyType.Decimal], lowInclusive, high ?? [(byte)KeyType.Decimal], highInclusive));
-    }
-
-    private static bool TryDecimalBound(RangeBound? bound, Side side, out byte[]? key, out bool inclusive, BsonFieldDictionary fields)
-    {
-        key = null;
-        inclusive = true;
-        if (bound is not { } b)
-        {
-            return true;
-        }
-
-        var value = b.Value;
-        if (value.Type != BsonType.Double)
-        {
-            key = KeyPiece.Encode(fields, value.ToDecimal());
-            inclusive = b.Inclusive;
-            return true;
-        }
-
-        // A stored decimal is compared with a double after conversion to double, and the
-        // double -> decimal conversion keeps ~15 digits: widen by a relative margin far above both.
-        var d = value.AsDouble;
-        if (double.IsNaN(d))
-        {
-            return side == Side.Lower;
-        }
-
-        if (d >= DecimalSafeLimitAsDouble)
-        {
-            return side == Side.Upper;
-        }
-
-        if (d <= -DecimalSafeLimitAsDouble)
-        {
-            return side == Side.Lower;
-        }
-
-        var m = (decimal)d;
-        var margin = Math.Abs(m) * 1e-12m + 1e-27m;
-        var edge = side == Side.Lower ? m - margin : m + margin;
-        if (Math.Abs(edge) >= DecimalSafeLimit)
-        {
-            return true;
-        }
-
-        key = KeyPiece.Encode(fields, edge);
-        return true;
-    }
 
     /// <summary>
     /// DateTime keys hold raw ticks (no Kind) while queries order Local values by their UTC

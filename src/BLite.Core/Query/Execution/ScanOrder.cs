@@ -50,7 +50,7 @@ internal static class ScanOrder
         {
             case KeyType.Null:
                 return current.IsNull;
-            case KeyType.Integer or KeyType.LargeInteger or KeyType.Double or KeyType.Decimal:
+            case KeyType.Number:
                 return current.IsNumeric;
             case KeyType.String:
                 return current.IsString && (!sameClass || HasNoHighUnits(worst.AsString));

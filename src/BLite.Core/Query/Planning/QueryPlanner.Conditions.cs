@@ -163,15 +163,13 @@ internal static partial class QueryPlanner
     /// Null is never looked up in an index: <c>Eq null</c> also matches documents lacking the
     /// field, which a sparse index does not hold. Arrays and documents compare as whole values,
     /// which element-wise index entries cannot answer. The MongoDB interop types without a key
-    /// component, and Decimal128 constants no .NET decimal holds exactly (the planner's ranges
-    /// are built from decimals), are answered by a scan.
+    /// component are answered by a scan.
     /// </summary>
     internal static bool IsIndexableScalar(BsonValue value) => value.Type switch
     {
         BsonType.Null or BsonType.Array or BsonType.Document => false,
         BsonType.Undefined or BsonType.Regex or BsonType.DbPointer or BsonType.JavaScript or BsonType.JavaScriptWithScope
             or BsonType.Symbol or BsonType.UtcDateTime => false,
-        BsonType.Decimal128 => value.AsDecimal128.TryToDecimal(out _),
         _ => true,
     };
 }

@@ -79,4 +79,54 @@ public class MongoTypesQueryTests
         Assert.Equal([4], items.Find("""{ "d": 1000 }""").Select(d => d["_id"].AsInt32));
         Assert.True(items.Find("""{ "d": { "$numberDecimal": "1E+3" } }""").Single()["d"].AsDecimal128.BitsEqual(BsonDecimal128.Parse("1E+3")));
     }
+
+    [Fact]
+    public void An_index_on_mixed_numeric_types_answers_cross_type_ranges_and_every_Decimal128_constant()
+    {
+        using var database = DocumentDatabase.OpenInMemory();
+        var items = database.GetCollection("items");
+        items.EnsureIndex("by_n", "n");
+        BsonValue[] numbers =
+        [
+            3, 2L, 2.5, BsonDecimal128.Parse("2.6"), BsonDecimal128.Parse("1E+1"), 0.1, BsonDecimal128.Parse("0.1"), BsonDecimal128.NaN,
+            double.PositiveInfinity, BsonDecimal128.Parse("1E+400"), (ulong)long.MaxValue + 1, "3", BsonDecimal128.Parse("-1E-400"), 2.5m,
+        ];
+        items.InsertMany(numbers.Select((n, i) => new BsonDocument { { "_id", i }, { "n", n } }).ToList());
+
+        int[] Ids(string filter)
+        {
+            Assert.StartsWith("IXSCAN by_n", items.Explain(JsonFilterParser.Parse(filter)));
+            return items.Find(filter).Select(d => d["_id"].AsInt32).Order().ToArray();
+        }
+
+        Assert.Equal([0, 3, 4, 8, 9, 10], Ids("""{ "n": { "$gt": 2.5 } }"""));
+        Assert.Equal([1, 2, 13], Ids("""{ "n": { "$gte": 2, "$lte": { "$numberDecimal": "2.50" } } }"""));
+        Assert.Equal([2, 13], Ids("""{ "n": 2.5 }"""));
+        Assert.Equal([5], Ids("""{ "n": 0.1 }"""));
+        Assert.Equal([6], Ids("""{ "n": { "$numberDecimal": "0.1" } }"""));
+        Assert.Equal([7], Ids("""{ "n": { "$numberDecimal": "NaN" } }"""));
+        Assert.Equal([8], Ids("""{ "n": { "$numberDecimal": "Infinity" } }"""));
+        Assert.Equal([8, 9], Ids("""{ "n": { "$gte": { "$numberDecimal": "1E+300" } } }"""));
+        Assert.Equal([12], Ids("""{ "n": { "$lt": { "$numberDecimal": "-1E-6000" }, "$gt": { "$numberDecimal": "-Infinity" } } }"""));
+
+        var sorted = items.Find((QueryFilter?)null, [new SortKey("n")]).Select(d => d["n"]).ToList();
+        Assert.Contains("IXSCAN by_n", items.Explain(null, [new SortKey("n")], take: 3));
+        Assert.Equal(items.FindAll().Select(d => d["n"]).Order().ToList(), sorted);
+    }
+
+    [Fact]
+    public void Equal_numbers_of_different_types_are_one_id_and_one_unique_value_as_in_MongoDB()
+    {
+        using var database = DocumentDatabase.OpenInMemory();
+        var items = database.GetCollection("items");
+        items.EnsureIndex("by_code", "code", unique: true);
+        items.Insert(new BsonDocument { { "_id", 1 }, { "code", 2.5 } });
+
+        Assert.ThrowsAny<BLiteException>(() => items.Insert(new BsonDocument { { "_id", 1.0 }, { "code", 7 } }));
+        Assert.Throws<BLiteUniqueConstraintException>(() => items.Insert(new BsonDocument { { "_id", 2 }, { "code", BsonDecimal128.Parse("2.50") } }));
+        items.Insert(new BsonDocument { { "_id", 2 }, { "code", BsonDecimal128.Parse("2.6") } });
+
+        Assert.Equal(1, items.FindById(BsonDecimal128.Parse("1E+0"))!["_id"].AsInt32);
+        Assert.Equal(2, items.Find("""{ "code": { "$gt": 2.5 } }""").Single()["_id"].AsInt32);
+    }
 }
