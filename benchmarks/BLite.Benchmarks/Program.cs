@@ -5,7 +5,8 @@ using BLite.Benchmarks.Manual;
 namespace BLite.Benchmarks;
 
 /// <summary>
-/// <c>manual [--documents N] [--json FILE]</c> runs the quick side-by-side mode; anything else goes
+/// <c>manual [--documents N] [--json FILE]</c> runs the quick side-by-side mode; <c>vectors [--count N]
+/// [--queries Q] [--churn]</c> measures vector search against brute force; anything else goes
 /// to BenchmarkDotNet, which finds every benchmark class in this assembly (Comparison, Storage,
 /// Indexing, Serialization...), e.g. <c>-- --filter '*'</c> or <c>-- --list flat</c>.
 /// </summary>
@@ -16,6 +17,11 @@ internal static class Program
         if (args.Length > 0 && args[0] == "manual")
         {
             return ManualMode.Run(args[1..]);
+        }
+
+        if (args.Length > 0 && args[0] == "vectors")
+        {
+            return Vectors.VectorBenchmark.Run(args[1..]);
         }
 
         // BenchmarkDotNet builds a project per run; on a busy shared machine that takes longer than its 2-minute default.

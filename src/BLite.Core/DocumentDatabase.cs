@@ -146,6 +146,11 @@ internal sealed partial class DocumentDatabase : IDisposable
             {
                 collection.EnsureIndex(pages, index);
             }
+
+            foreach (var vectorIndex in definition.VectorIndexes)
+            {
+                collection.EnsureVectorIndex(pages, vectorIndex);
+            }
         }
     }
 

@@ -133,7 +133,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
         ArgumentNullException.ThrowIfNull(mapper);
         var entity = _model.Find<T>();
         var name = entity?.CollectionName ?? ExistingDefaultName(defaultName, mapper.CollectionName);
-        var collection = new DocumentCollection<TId, T>(this, name, mapper, entity?.Indexes ?? [], entity?.IdConverter as Bson.Mapping.IdConverter<TId>);
+        var collection = new DocumentCollection<TId, T>(this, name, mapper, entity?.Indexes ?? [], entity?.IdConverter as Bson.Mapping.IdConverter<TId>, entity?.VectorIndexes);
         _collections.Add(collection);
         return collection;
     }

@@ -18,6 +18,7 @@ internal static class Program
         }
 
         if (args.Length >= 3 && args[0] == "indexed") return IndexedWorkload.Run(args[1], Enum.Parse<Durability>(args[2]));
+        if (args.Length >= 3 && args[0] == "vectors") return VectorWorkload.Run(args[1], Enum.Parse<Durability>(args[2]));
 
         if (args.Length >= 2 && args[0] == "try-open")
         {

@@ -87,6 +87,17 @@ public ref partial struct BsonSpanWriter
         _position += v.Length + 5;
     }
 
+    /// <summary>A binary value of subtype Vector holding float32 components (layout: <see cref="BsonVector"/>).</summary>
+    public void WriteFloat32Vector(scoped ReadOnlySpan<float> vector)
+    {
+        var payloadSize = BsonVector.Float32PayloadSize(vector.Length);
+        var span = Reserve(checked(payloadSize + 5));
+        BinaryPrimitives.WriteInt32LittleEndian(span, payloadSize);
+        span[4] = (byte)BsonBinarySubtype.Vector;
+        BsonVector.WriteFloat32(span.Slice(5, payloadSize), vector);
+        _position += payloadSize + 5;
+    }
+
     public void WriteObjectId(ObjectId v)
     {
         v.WriteTo(Reserve(ObjectId.Size));

@@ -110,6 +110,47 @@ public static class BsonMemberReader
         return type == BsonType.Null ? null : ThrowMismatch<byte[]>(ref reader, type, member, BsonType.Binary);
     }
 
+    /// <summary>
+    /// A binary vector of float32 components (subtype Vector), or null for a stored Null. An array
+    /// of numbers is read too: that is how <c>float[]</c> members were stored before vectors
+    /// became binary, so documents written then stay readable (and are rewritten as vectors on
+    /// their next update).
+    /// </summary>
+    public static float[]? ReadFloat32Vector(ref BsonSpanReader reader, BsonType type, string member)
+    {
+        if (type == BsonType.Array)
+        {
+            return ReadFloat32Array(ref reader, member);
+        }
+
+        if (type != BsonType.Binary)
+        {
+            return type == BsonType.Null ? null : ThrowMismatch<float[]>(ref reader, type, member, BsonType.Binary);
+        }
+
+        var start = reader.Position;
+        var payload = reader.ReadBinary(out var subtype);
+        if (subtype != BsonBinarySubtype.Vector || BsonVector.GetFloat32Dimensions(payload) < 0)
+        {
+            throw new BsonMappingException($"Cannot read '{member}': expected a float32 vector (binary subtype 9, dtype 0x27), found binary subtype {(byte)subtype} of {payload.Length} bytes (at offset {start}).");
+        }
+
+        return BsonVector.ToFloat32Array(payload);
+    }
+
+    private static float[] ReadFloat32Array(ref BsonSpanReader reader, string member)
+    {
+        var items = new float[CountArrayItems(reader)];
+        reader.ReadArrayStart();
+        var count = 0;
+        while (reader.TryReadItemHeader(out var itemType))
+        {
+            items[count++] = ReadSingle(ref reader, itemType, member);
+        }
+
+        return items;
+    }
+
     /// <summary>Checks that an embedded document or array has the expected container type.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void ExpectType(ref BsonSpanReader reader, BsonType type, BsonType expected, string member)

@@ -33,6 +33,7 @@ internal sealed class FindCommand : Command
         new OptionSpec("sort", "fields", "Sort by field paths, comma-separated; '-field' sorts descending (e.g. --sort -total,customer.name)."),
         new OptionSpec("canonical", null, "Print canonical Extended JSON (keeps every type exactly) instead of relaxed."),
         new OptionSpec("explain", null, "Print the query plan (index, bounds, residual filter, sort) instead of the documents."),
+        new OptionSpec("near", "json", "Nearest-neighbour search through a vector index: '{\"path\":\"embedding\",\"vector\":[...],\"k\":10,\"ef\":64}'. Prints the k nearest matching documents, nearest first, each with a _distance field."),
     ];
 
     public override string Details =>
@@ -47,10 +48,16 @@ internal sealed class FindCommand : Command
           blite find shop.blite orders '{"status":"shipped"}' --limit 10
           blite find shop.blite orders '{"total":{"$gte":100}}' --sort -total
           blite find shop.blite orders '{"status":"shipped"}' --explain
+          blite find notes.blite notes '{"folder":"work"}' --near '{"path":"embedding","vector":[0.1,0.7,0.2],"k":5}'
         """;
 
     public override int Execute(ParsedArguments arguments, CommandContext context)
     {
+        if (arguments.Value("near") is { } near)
+        {
+            return NearestCommand.Execute(this, arguments, context, near);
+        }
+
         var filter = ParseFilter(arguments.Positional(2) ?? "{}");
         var sort = ParseSort(arguments.Value("sort"));
         var limit = arguments.NonNegativeInteger("limit", long.MaxValue);
@@ -80,7 +87,7 @@ internal sealed class FindCommand : Command
         return ExitCodes.Ok;
     }
 
-    private QueryFilter ParseFilter(string text)
+    internal QueryFilter ParseFilter(string text)
     {
         try
         {

@@ -3,8 +3,9 @@ namespace BLite.Core.Collections;
 /// <summary>A collection and the secondary indexes it should have, as declared when a database is opened.</summary>
 internal sealed class CollectionDefinition
 {
-    public CollectionDefinition(string name, IReadOnlyList<IndexDefinition>? indexes = null)
+    public CollectionDefinition(string name, IReadOnlyList<IndexDefinition>? indexes = null, IReadOnlyList<Vectors.VectorIndexDefinition>? vectorIndexes = null)
     {
+        VectorIndexes = vectorIndexes ?? [];
         CatalogNames.Validate(name, "collection name");
         Name = name;
         Indexes = indexes ?? [];
@@ -17,4 +18,6 @@ internal sealed class CollectionDefinition
     public string Name { get; }
 
     public IReadOnlyList<IndexDefinition> Indexes { get; }
+
+    public IReadOnlyList<Vectors.VectorIndexDefinition> VectorIndexes { get; }
 }

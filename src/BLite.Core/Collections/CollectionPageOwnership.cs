@@ -44,6 +44,11 @@ internal sealed class CollectionPageOwnership : IPageOwnershipSource
             {
                 ClaimTree(snapshot, collector, index.RootPageId, $"index '{index.Definition.Name}' of collection '{collection.Name}'");
             }
+
+            foreach (var vectorIndex in collection.VectorIndexes)
+            {
+                ClaimTree(snapshot, collector, vectorIndex.RootPageId, $"vector index '{vectorIndex.Definition.Name}' of collection '{collection.Name}'");
+            }
         }
 
         var problems = new List<string>();

@@ -26,7 +26,7 @@ internal sealed partial class RawCollection
             return false;
         }
 
-        if (collection.Indexes.Count == 0)
+        if (collection.Indexes.Count == 0 && collection.VectorIndexes.Count == 0)
         {
             // Without secondary indexes the old document is not needed: one descent removes it.
             if (!Primary(collection).Delete(pages, primaryKey))
@@ -52,6 +52,11 @@ internal sealed partial class RawCollection
         for (var i = 0; i < removed.Length; i++)
         {
             DeleteEntries(pages, collection.Indexes[i], removed[i], primaryKey);
+        }
+
+        foreach (var vectorIndex in collection.VectorIndexes)
+        {
+            vectorIndex.Open().Delete(pages, primaryKey);
         }
 
         Primary(collection).Delete(pages, primaryKey);

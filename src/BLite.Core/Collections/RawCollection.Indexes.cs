@@ -87,6 +87,11 @@ internal sealed partial class RawCollection
             BTree.Open(index.RootPageId).Drop(pages);
         }
 
+        foreach (var vectorIndex in collection.VectorIndexes)
+        {
+            vectorIndex.Open().Drop(pages);
+        }
+
         Primary(collection).Drop(pages);
         pages.FreePage(collection.StatsPage);
         _database.Catalog.RemoveCollection(pages, collection);

@@ -100,7 +100,7 @@ internal sealed partial class RawCollection
             return false;
         }
 
-        if (collection.Indexes.Count == 0)
+        if (collection.Indexes.Count == 0 && collection.VectorIndexes.Count == 0)
         {
             // Without secondary indexes the old document is not needed: one descent replaces it.
             if (!Primary(collection).Replace(pages, primaryKey, document))
@@ -141,6 +141,7 @@ internal sealed partial class RawCollection
     private void InsertNew(IPageWriter pages, ReadOnlySpan<byte> document, FieldValueRef id, ReadOnlySpan<byte> primaryKey, CollectionInfo? collection)
     {
         List<byte[]>[]? entries = null;
+        float[]?[]? vectors = null;
         if (collection is null)
         {
             _database.Catalog.PersistNewFieldNames(pages);
@@ -157,6 +158,8 @@ internal sealed partial class RawCollection
                 entries = BuildAllKeys(document, collection, primaryKey);
                 CheckUnique(pages, collection, entries, primaryKey);
             }
+
+            vectors = ExtractVectors(document, collection);
 
             // The tree refuses a present key before changing any page, so a duplicate still
             // leaves the transaction as it was.
@@ -176,6 +179,7 @@ internal sealed partial class RawCollection
             }
         }
 
+        AddVectors(pages, collection, vectors, primaryKey);
         var stats = pages.WritePage(collection.StatsPage).Span;
         CollectionStats.WriteCount(stats, CollectionStats.ReadCount(stats) + 1);
         RaiseSequenceToId(document, id, stats);
@@ -195,6 +199,8 @@ internal sealed partial class RawCollection
         }
 
         CheckUnique(pages, collection, added, primaryKey);
+        var vectors = ExtractVectors(document, collection);
+        var previousVectors = ExtractVectors(old, collection);
         _database.Catalog.PersistNewFieldNames(pages);
         Primary(collection).Upsert(pages, primaryKey, document);
         for (var i = 0; i < collection.Indexes.Count; i++)
@@ -202,6 +208,8 @@ internal sealed partial class RawCollection
             DeleteEntries(pages, collection.Indexes[i], removed[i], primaryKey);
             InsertEntries(pages, collection.Indexes[i], added[i], primaryKey);
         }
+
+        ReplaceVectors(pages, collection, previousVectors, vectors, primaryKey);
     }
 
     /// <summary>

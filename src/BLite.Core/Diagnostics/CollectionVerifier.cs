@@ -115,6 +115,11 @@ internal static class CollectionVerifier
         {
             VerifyIndex(database, pages, collection, collection.Indexes[i], expectedEntries[i], problems);
         }
+
+        foreach (var vectorIndex in collection.VectorIndexes)
+        {
+            VectorIndexVerifier.Verify(handle, pages, collection, vectorIndex, problems);
+        }
     }
 
     private static void VerifyIndex(DocumentDatabase database, IPageReader pages, CollectionInfo collection, IndexInfo index, long expectedEntries, List<string> problems)

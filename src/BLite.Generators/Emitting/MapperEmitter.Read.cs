@@ -175,6 +175,9 @@ internal sealed partial class MapperEmitter
             case ValueKind.Dictionary:
                 ReadContainer(value, target, typeVariable, label);
                 return;
+            case ValueKind.Float32VectorMemory:
+                w.Line($"{target} = new global::System.ReadOnlyMemory<float>({ScalarRead(value, typeVariable, labelLiteral)});");
+                return;
             default:
                 w.Line($"{target} = {ScalarRead(value, typeVariable, labelLiteral)};");
                 return;
@@ -288,6 +291,7 @@ internal sealed partial class MapperEmitter
             ValueKind.TimeSpan => "ReadTimeSpan",
             ValueKind.DateOnly => "ReadDateOnly",
             ValueKind.TimeOnly => "ReadTimeOnly",
+            ValueKind.Float32Vector or ValueKind.Float32VectorMemory => "ReadFloat32Vector",
             _ => "ReadBinary",
         };
         var suppress = value.IsReferenceType ? "!" : "";

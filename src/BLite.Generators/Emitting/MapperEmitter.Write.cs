@@ -159,6 +159,8 @@ internal sealed partial class MapperEmitter
             ValueKind.TimeSpan => $"writer.WriteTimeSpan({expression});",
             ValueKind.DateOnly => $"writer.WriteDateOnly({expression});",
             ValueKind.TimeOnly => $"writer.WriteTimeOnly({expression});",
+            ValueKind.Float32Vector => $"writer.WriteFloat32Vector({expression});",
+            ValueKind.Float32VectorMemory => $"writer.WriteFloat32Vector({expression}.Span);",
             _ => $"writer.WriteBinary({expression}, global::BLite.Bson.BsonBinarySubtype.Generic);",
         });
     }

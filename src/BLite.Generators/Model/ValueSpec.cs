@@ -28,6 +28,12 @@ internal enum ValueKind : byte
     /// <summary><c>byte[]</c>, stored as Binary/Generic.</summary>
     Binary,
 
+    /// <summary><c>float[]</c>, stored as a Binary/Vector of float32 components.</summary>
+    Float32Vector,
+
+    /// <summary><c>ReadOnlyMemory&lt;float&gt;</c>, stored as a Binary/Vector of float32 components.</summary>
+    Float32VectorMemory,
+
     /// <summary>Stored as its underlying type (<see cref="ValueSpec.Element"/>).</summary>
     Enum,
 

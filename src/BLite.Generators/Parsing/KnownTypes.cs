@@ -23,6 +23,7 @@ internal sealed class KnownTypes
         TimeSpan = compilation.GetTypeByMetadataName("System.TimeSpan");
         DateOnly = compilation.GetTypeByMetadataName("System.DateOnly");
         TimeOnly = compilation.GetTypeByMetadataName("System.TimeOnly");
+        ReadOnlyMemory = compilation.GetTypeByMetadataName("System.ReadOnlyMemory`1");
         List = compilation.GetTypeByMetadataName("System.Collections.Generic.List`1");
         IList = compilation.GetTypeByMetadataName("System.Collections.Generic.IList`1");
         IReadOnlyList = compilation.GetTypeByMetadataName("System.Collections.Generic.IReadOnlyList`1");
@@ -56,6 +57,7 @@ internal sealed class KnownTypes
     public INamedTypeSymbol? TimeSpan { get; }
     public INamedTypeSymbol? DateOnly { get; }
     public INamedTypeSymbol? TimeOnly { get; }
+    public INamedTypeSymbol? ReadOnlyMemory { get; }
     public INamedTypeSymbol? List { get; }
     public INamedTypeSymbol? IList { get; }
     public INamedTypeSymbol? IReadOnlyList { get; }

@@ -62,7 +62,7 @@ internal sealed partial class MapperParser
         ValueKind.Int64 or ValueKind.UInt32 => "Int64",
         ValueKind.UInt64 => "UInt64",
         ValueKind.Decimal => "Decimal128",
-        ValueKind.Guid or ValueKind.Binary => "Binary",
+        ValueKind.Guid or ValueKind.Binary or ValueKind.Float32Vector or ValueKind.Float32VectorMemory => "Binary",
         ValueKind.ObjectId => "ObjectId",
         ValueKind.DateTime => "DateTime",
         ValueKind.DateTimeOffset => "DateTimeOffset",

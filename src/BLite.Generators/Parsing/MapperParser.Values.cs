@@ -33,6 +33,11 @@ internal sealed partial class MapperParser
                 return Value(ValueKind.Binary, type);
             }
 
+            if (array.ElementType.SpecialType == SpecialType.System_Single)
+            {
+                return Value(ValueKind.Float32Vector, type);
+            }
+
             return ElementOf(ValueKind.Collection, CollectionKind.Array, type, array.ElementType, member);
         }
 
@@ -45,6 +50,11 @@ internal sealed partial class MapperParser
         {
             var inner = ResolveValue(named.TypeArguments[0], member);
             return inner is null ? null : Value(ValueKind.Nullable, type) with { Element = inner };
+        }
+
+        if (KnownTypes.Is(named.OriginalDefinition, _known.ReadOnlyMemory) && named.TypeArguments[0].SpecialType == SpecialType.System_Single)
+        {
+            return Value(ValueKind.Float32VectorMemory, type);
         }
 
         if (named.TypeKind == TypeKind.Enum)

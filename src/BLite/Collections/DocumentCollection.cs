@@ -21,14 +21,16 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
 {
     private readonly DocumentDbContext _context;
     private readonly IReadOnlyList<IndexDeclaration> _indexes;
+    private readonly IReadOnlyList<VectorIndexDeclaration> _vectorIndexes;
     private readonly IdPolicy<TId> _ids;
     private readonly MapperFieldPathResolver<TId, T> _fieldPaths;
     private TypedQuerySource<TId, T>? _querySource;
     private RawCollection? _documents;
     private HashSet<string>? _singleValuedPaths;
 
-    internal DocumentCollection(DocumentDbContext context, string name, IDocumentMapper<TId, T> mapper, IReadOnlyList<IndexDeclaration> indexes, IdConverter<TId>? idConverter)
+    internal DocumentCollection(DocumentDbContext context, string name, IDocumentMapper<TId, T> mapper, IReadOnlyList<IndexDeclaration> indexes, IdConverter<TId>? idConverter, IReadOnlyList<VectorIndexDeclaration>? vectorIndexes = null)
     {
+        _vectorIndexes = vectorIndexes ?? [];
         ArgumentException.ThrowIfNullOrEmpty(name);
         _context = context;
         Name = name;
@@ -72,7 +74,15 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
             indexes.Add(new IndexDefinition(declaration.Name ?? IndexKeyPaths.DefaultIndexName(fieldPaths), fieldPaths, declaration.Unique));
         }
 
-        return new CollectionDefinition(Name, indexes);
+        var vectorIndexes = new List<Core.Vectors.VectorIndexDefinition>(_vectorIndexes.Count);
+        foreach (var declaration in _vectorIndexes)
+        {
+            var fieldPath = ResolveFieldPath(declaration.MemberPath);
+            vectorIndexes.Add(new Core.Vectors.VectorIndexDefinition(declaration.Name ?? "vx_" + fieldPath.Replace('.', '_'), fieldPath,
+                declaration.Dimensions, declaration.Metric, declaration.M, declaration.EfConstruction));
+        }
+
+        return new CollectionDefinition(Name, indexes, vectorIndexes);
     }
 
     private string ResolveFieldPath(string memberPath)

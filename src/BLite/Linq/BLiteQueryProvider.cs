@@ -62,9 +62,9 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     {
         var (translated, values) = Prepare(expression);
         var parameters = translated.Bind(values, _source.FieldPaths as IQueryValueConverter);
-        if (QueryExecutor.NeedsAllRows(translated))
+        if (translated.Vector is not null || QueryExecutor.NeedsAllRows(translated))
         {
-            var all = await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false);
+            var all = translated.Vector is null ? await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false) : null;
             foreach (var row in QueryExecutor.Rows(_source, translated, values, parameters, all))
             {
                 yield return (TElement)row!;
@@ -92,14 +92,19 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
             return Cast<TResult>(QueryExecutor.FromCount(translated, count));
         }
 
-        var rows = await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false);
+        var rows = translated.Vector is null ? await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false) : null;
         return Cast<TResult>(QueryExecutor.Run(_source, translated, values, parameters, rows));
     }
 
     /// <summary>The plan, and the stored fields a pushed-down projection reads instead of materializing documents.</summary>
     public string Explain(Expression expression)
     {
-        var (translated, _) = Prepare(expression);
+        var (translated, values) = Prepare(expression);
+        if (translated.Vector is { } vector && _source is IVectorQuerySource<TRoot> vectors)
+        {
+            return vectors.ExplainNearest(vector.Resolve(values), translated.Query.Filter);
+        }
+
         var plan = _source.Explain(translated.Query);
         return QueryExecutor.UsesProjection(_source, translated)
             ? $"{plan}{Environment.NewLine}  fields read: {Core.Query.FieldProjection.Describe(translated.Projection!.Values)} (no document materialized)"

@@ -13,6 +13,8 @@ public abstract class EntityTypeBuilder
 
     internal List<IndexDeclaration> Indexes { get; } = [];
 
+    internal List<VectorIndexDeclaration> VectorIndexes { get; } = [];
+
     /// <summary>An <c>IdConverter&lt;TId&gt;</c> for an id type BLite does not store natively, or null.</summary>
     internal object? IdConverter { get; private protected set; }
 }
@@ -55,6 +57,38 @@ public sealed class EntityTypeBuilder<T> : EntityTypeBuilder
     }
 
     /// <summary>
+    /// Declares an HNSW vector index over a <c>float[]</c> or <c>ReadOnlyMemory&lt;float&gt;</c>
+    /// member (stored as a BSON float32 vector), for <c>Query().NearestTo(...)</c>. A document
+    /// whose vector has another dimension count or a NaN is refused; one whose vector is null is
+    /// simply not indexed. <paramref name="m"/> (neighbours per node) and
+    /// <paramref name="efConstruction"/> (candidates when linking) trade build time for recall.
+    /// The default name is <c>vx_</c> followed by the field path.
+    /// </summary>
+    public EntityTypeBuilder<T> HasVectorIndex(Expression<Func<T, float[]?>> vector, int dimensions, VectorMetric metric = VectorMetric.Cosine,
+        int m = Core.Vectors.VectorIndexDefinition.DefaultM, int efConstruction = Core.Vectors.VectorIndexDefinition.DefaultEfConstruction, string? name = null) =>
+        AddVectorIndex(vector, dimensions, metric, m, efConstruction, name);
+
+    /// <inheritdoc cref="HasVectorIndex(Expression{Func{T, float[]}}, int, VectorMetric, int, int, string?)"/>
+    public EntityTypeBuilder<T> HasVectorIndex(Expression<Func<T, ReadOnlyMemory<float>>> vector, int dimensions, VectorMetric metric = VectorMetric.Cosine,
+        int m = Core.Vectors.VectorIndexDefinition.DefaultM, int efConstruction = Core.Vectors.VectorIndexDefinition.DefaultEfConstruction, string? name = null) =>
+        AddVectorIndex(vector, dimensions, metric, m, efConstruction, name);
+
+    private EntityTypeBuilder<T> AddVectorIndex(LambdaExpression vector, int dimensions, VectorMetric metric, int m, int efConstruction, string? name)
+    {
+        ArgumentNullException.ThrowIfNull(vector);
+        var paths = IndexKeyPaths.MemberPaths(vector);
+        if (paths.Count != 1)
+        {
+            throw new ArgumentException("A vector index covers one member.", nameof(vector));
+        }
+
+        // Checks the parameters now, where the mistake is made, rather than when the context opens.
+        _ = new Core.Vectors.VectorIndexDefinition(name ?? "vx_check", "v", dimensions, metric, m, efConstruction);
+        VectorIndexes.Add(new VectorIndexDeclaration(paths[0], dimensions, metric, m, efConstruction, name));
+        return this;
+    }
+
+    /// <summary>
     /// Stores an id type BLite does not know (<c>OrderId</c>, <c>CustomerCode</c>) as a supported key:
     /// <c>HasIdConverter((OrderId id) =&gt; id.Value, (Guid key) =&gt; new OrderId(key))</c>. The stored
     /// <c>_id</c> is the key, indexed and ordered like it; an id whose key is the default of a
@@ -69,6 +103,9 @@ public sealed class EntityTypeBuilder<T> : EntityTypeBuilder
         return this;
     }
 }
+
+/// <summary>A vector index as declared: a C# member path, resolved to a stored field path once the mapper exists.</summary>
+internal sealed record VectorIndexDeclaration(string MemberPath, int Dimensions, VectorMetric Metric, int M, int EfConstruction, string? Name);
 
 /// <summary>An index as declared: C# member paths, resolved to stored field paths once the mapper exists.</summary>
 internal sealed record IndexDeclaration(IReadOnlyList<string> MemberPaths, bool Unique, string? Name);

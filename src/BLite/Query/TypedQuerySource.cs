@@ -10,7 +10,7 @@ namespace BLite.Query;
 /// from one read snapshot held open while enumerating; inside one they are read up front under the
 /// transaction (so the caller may write while looping over them).
 /// </summary>
-internal sealed class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProjectingQuerySource
+internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProjectingQuerySource, IVectorQuerySource<T>
     where T : class
 {
     private readonly DocumentCollection<TId, T> _collection;

@@ -34,38 +34,7 @@ public sealed class IndexedCrashTests
         {
             var durability = cycle % 2 == 0 ? Durability.Full : Durability.Normal;
             var killAfter = random.Next(0, 25);
-            using (var child = CrashWorkerProcess.Start("indexed", path, durability.ToString()))
-            {
-                var acknowledged = 0;
-                string? line;
-                while ((line = child.StandardOutput.ReadLine()) is not null)
-                {
-                    if (line.StartsWith("ack ", StringComparison.Ordinal))
-                    {
-                        highestAcknowledged = Math.Max(highestAcknowledged, long.Parse(line.AsSpan(4), CultureInfo.InvariantCulture));
-                        acknowledged++;
-                    }
-
-                    if (acknowledged >= killAfter)
-                    {
-                        child.Kill(entireProcessTree: true);
-                        break;
-                    }
-                }
-
-                // Lines the child printed before it died were acknowledged too.
-                while ((line = child.StandardOutput.ReadLine()) is not null)
-                {
-                    if (line.StartsWith("ack ", StringComparison.Ordinal) && long.TryParse(line.AsSpan(4), CultureInfo.InvariantCulture, out var n))
-                    {
-                        highestAcknowledged = Math.Max(highestAcknowledged, n);
-                    }
-                }
-
-                child.WaitForExit();
-                Assert.True(child.ExitCode != 0, $"cycle {cycle}: the worker exited on its own: {child.StandardError.ReadToEnd()}");
-            }
-
+            highestAcknowledged = CrashWorkerProcess.RunUntilKilled(killAfter, highestAcknowledged, "indexed", path, durability.ToString());
             highestAcknowledged = CheckRecovered(path, cycle, highestAcknowledged);
         }
 

@@ -26,4 +26,44 @@ internal static class CrashWorkerProcess
         start.Environment["DOTNET_TC_QuickJitForLoops"] = "1";
         return Process.Start(start) ?? throw new InvalidOperationException("Could not start the crash worker.");
     }
+
+    /// <summary>
+    /// Runs a workload that prints "ack n" after each acknowledged commit, kills it with SIGKILL once
+    /// <paramref name="killAfter"/> acks were read, and returns the highest acknowledged n (at least
+    /// <paramref name="highestSoFar"/>). Fails the test if the worker exited on its own.
+    /// </summary>
+    public static long RunUntilKilled(int killAfter, long highestSoFar, params string[] arguments)
+    {
+        var highest = highestSoFar;
+        using var child = Start(arguments);
+        var acknowledged = 0;
+        string? line;
+        while ((line = child.StandardOutput.ReadLine()) is not null)
+        {
+            if (line.StartsWith("ack ", StringComparison.Ordinal))
+            {
+                highest = Math.Max(highest, long.Parse(line.AsSpan(4), System.Globalization.CultureInfo.InvariantCulture));
+                acknowledged++;
+            }
+
+            if (acknowledged >= killAfter)
+            {
+                child.Kill(entireProcessTree: true);
+                break;
+            }
+        }
+
+        // Lines the child printed before it died were acknowledged too.
+        while ((line = child.StandardOutput.ReadLine()) is not null)
+        {
+            if (line.StartsWith("ack ", StringComparison.Ordinal) && long.TryParse(line.AsSpan(4), System.Globalization.CultureInfo.InvariantCulture, out var n))
+            {
+                highest = Math.Max(highest, n);
+            }
+        }
+
+        child.WaitForExit();
+        Assert.True(child.ExitCode != 0, $"the worker ({string.Join(' ', arguments)}) exited on its own: {child.StandardError.ReadToEnd()}");
+        return highest;
+    }
 }

@@ -3,8 +3,9 @@ namespace BLite.Core.Collections.Catalog;
 /// <summary>One collection as a catalog snapshot knows it. Immutable: a change makes a new one.</summary>
 internal sealed class CollectionInfo
 {
-    public CollectionInfo(string name, uint id, uint primaryRoot, uint statsPage, IReadOnlyList<IndexInfo> indexes)
+    public CollectionInfo(string name, uint id, uint primaryRoot, uint statsPage, IReadOnlyList<IndexInfo> indexes, IReadOnlyList<VectorIndexInfo>? vectorIndexes = null)
     {
+        VectorIndexes = vectorIndexes ?? [];
         Name = name;
         Id = id;
         PrimaryRoot = primaryRoot;
@@ -22,6 +23,21 @@ internal sealed class CollectionInfo
 
     public IReadOnlyList<IndexInfo> Indexes { get; }
 
+    public IReadOnlyList<VectorIndexInfo> VectorIndexes { get; }
+
+    public VectorIndexInfo? FindVectorIndex(string indexName)
+    {
+        foreach (var index in VectorIndexes)
+        {
+            if (string.Equals(index.Definition.Name, indexName, StringComparison.Ordinal))
+            {
+                return index;
+            }
+        }
+
+        return null;
+    }
+
     public IndexInfo? FindIndex(string indexName)
     {
         foreach (var index in Indexes)
@@ -35,5 +51,7 @@ internal sealed class CollectionInfo
         return null;
     }
 
-    public CollectionInfo WithIndexes(IReadOnlyList<IndexInfo> indexes) => new(Name, Id, PrimaryRoot, StatsPage, indexes);
+    public CollectionInfo WithIndexes(IReadOnlyList<IndexInfo> indexes) => new(Name, Id, PrimaryRoot, StatsPage, indexes, VectorIndexes);
+
+    public CollectionInfo WithVectorIndexes(IReadOnlyList<VectorIndexInfo> vectorIndexes) => new(Name, Id, PrimaryRoot, StatsPage, Indexes, vectorIndexes);
 }

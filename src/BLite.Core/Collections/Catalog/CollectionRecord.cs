@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Text;
+using BLite.Core.Vectors;
 
 namespace BLite.Core.Collections.Catalog;
 
@@ -16,6 +17,11 @@ namespace BLite.Core.Collections.Catalog;
 ///          u8  flags (bit 0: unique)
 ///          u8  name length, name (UTF-8)
 ///          u8  number of fields, then per field: u16 path length, dotted path (UTF-8)
+/// record version 2 only (written when the collection has vector indexes), then:
+///     u16  number of vector indexes, then for each:
+///          u32 root page of its HNSW graph tree
+///          u8  name length, name (UTF-8); u16 path length, dotted path (UTF-8)
+///          u16 dimensions, u8 metric, u8 M, u16 efConstruction
 /// </code>
 /// Tree roots never move (the B+ tree keeps its root page for its whole life), so this record
 /// changes only when an index is created or dropped.
@@ -23,6 +29,7 @@ namespace BLite.Core.Collections.Catalog;
 internal static class CollectionRecord
 {
     private const byte RecordVersion = 1;
+    private const byte VectorRecordVersion = 2;
     private const byte UniqueFlag = 1;
 
     public static byte[] Encode(CollectionInfo collection)
@@ -37,9 +44,18 @@ internal static class CollectionRecord
             }
         }
 
+        if (collection.VectorIndexes.Count > 0)
+        {
+            size += 2;
+            foreach (var vector in collection.VectorIndexes)
+            {
+                size += 4 + 1 + Encoding.UTF8.GetByteCount(vector.Definition.Name) + 2 + Encoding.UTF8.GetByteCount(vector.Definition.FieldPath) + 6;
+            }
+        }
+
         var bytes = new byte[size];
         var span = bytes.AsSpan();
-        span[0] = RecordVersion;
+        span[0] = collection.VectorIndexes.Count > 0 ? VectorRecordVersion : RecordVersion;
         BinaryPrimitives.WriteUInt32LittleEndian(span[1..], collection.Id);
         BinaryPrimitives.WriteUInt32LittleEndian(span[5..], collection.PrimaryRoot);
         BinaryPrimitives.WriteUInt32LittleEndian(span[9..], collection.StatsPage);
@@ -60,6 +76,27 @@ internal static class CollectionRecord
             }
         }
 
+        if (collection.VectorIndexes.Count > 0)
+        {
+            BinaryPrimitives.WriteUInt16LittleEndian(span[offset..], checked((ushort)collection.VectorIndexes.Count));
+            offset += 2;
+            foreach (var vector in collection.VectorIndexes)
+            {
+                var definition = vector.Definition;
+                BinaryPrimitives.WriteUInt32LittleEndian(span[offset..], vector.RootPageId);
+                offset += 4;
+                offset += WriteShortString(span[offset..], definition.Name);
+                var length = Encoding.UTF8.GetBytes(definition.FieldPath, span[(offset + 2)..]);
+                BinaryPrimitives.WriteUInt16LittleEndian(span[offset..], checked((ushort)length));
+                offset += 2 + length;
+                BinaryPrimitives.WriteUInt16LittleEndian(span[offset..], checked((ushort)definition.Dimensions));
+                span[offset + 2] = (byte)definition.Metric;
+                span[offset + 3] = checked((byte)definition.M);
+                BinaryPrimitives.WriteUInt16LittleEndian(span[(offset + 4)..], checked((ushort)definition.EfConstruction));
+                offset += 6;
+            }
+        }
+
         return bytes;
     }
 
@@ -67,7 +104,7 @@ internal static class CollectionRecord
     {
         try
         {
-            if (record[0] != RecordVersion)
+            if (record[0] is not (RecordVersion or VectorRecordVersion))
             {
                 throw Corrupt(name, filePath, $"record version {record[0]} is unknown");
             }
@@ -98,17 +135,44 @@ internal static class CollectionRecord
                 indexes[i] = new IndexInfo(new IndexDefinition(indexName, paths, unique), root);
             }
 
+            var vectorIndexes = record[0] == VectorRecordVersion ? DecodeVectorIndexes(record, ref offset) : [];
             if (offset != record.Length)
             {
                 throw Corrupt(name, filePath, $"{record.Length - offset} trailing bytes");
             }
 
-            return new CollectionInfo(name, id, primaryRoot, statsPage, indexes);
+            return new CollectionInfo(name, id, primaryRoot, statsPage, indexes, vectorIndexes);
         }
         catch (Exception ex) when (ex is ArgumentException or IndexOutOfRangeException or ArgumentOutOfRangeException)
         {
             throw Corrupt(name, filePath, ex.Message);
         }
+    }
+
+    private static VectorIndexInfo[] DecodeVectorIndexes(ReadOnlySpan<byte> record, ref int offset)
+    {
+        var count = BinaryPrimitives.ReadUInt16LittleEndian(record[offset..]);
+        offset += 2;
+        var vectorIndexes = new VectorIndexInfo[count];
+        for (var i = 0; i < count; i++)
+        {
+            var root = BinaryPrimitives.ReadUInt32LittleEndian(record[offset..]);
+            offset += 4;
+            var nameLength = record[offset++];
+            var indexName = Encoding.UTF8.GetString(record.Slice(offset, nameLength));
+            offset += nameLength;
+            var pathLength = BinaryPrimitives.ReadUInt16LittleEndian(record[offset..]);
+            var path = Encoding.UTF8.GetString(record.Slice(offset + 2, pathLength));
+            offset += 2 + pathLength;
+            var dimensions = BinaryPrimitives.ReadUInt16LittleEndian(record[offset..]);
+            var metric = (VectorMetric)record[offset + 2];
+            var m = record[offset + 3];
+            var efConstruction = BinaryPrimitives.ReadUInt16LittleEndian(record[(offset + 4)..]);
+            offset += 6;
+            vectorIndexes[i] = new VectorIndexInfo(new VectorIndexDefinition(indexName, path, dimensions, metric, m, efConstruction), root);
+        }
+
+        return vectorIndexes;
     }
 
     private static int WriteShortString(Span<byte> destination, string value)

@@ -8,7 +8,7 @@ namespace BLite.Linq.Execution;
 internal static class QueryExecutor
 {
     public static bool IsCountOnly(TranslatedQuery translated) =>
-        translated.Terminal is QueryTerminal.Count or QueryTerminal.LongCount or QueryTerminal.Any or QueryTerminal.All
+        translated.Vector is null && translated.Terminal is QueryTerminal.Count or QueryTerminal.LongCount or QueryTerminal.Any or QueryTerminal.All
         && !NeedsAllRows(translated);
 
     /// <summary>Grouping and Distinct see every row before yielding one; the engine cannot count for them.</summary>
@@ -23,9 +23,9 @@ internal static class QueryExecutor
         _ => count == 0,
     };
 
-    /// <summary>True when the query runs over rows of stored fields read from raw bytes instead of documents.</summary>
+    /// <summary>True when the query runs over rows of stored fields read from raw bytes instead of documents (never for NearestTo, whose rows come from the vector search).</summary>
     public static bool UsesProjection<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated) =>
-        translated.Projection is not null && source is IProjectingQuerySource;
+        translated.Projection is not null && translated.Vector is null && source is IProjectingQuerySource;
 
     /// <summary>Rows of a pushed-down projection: each stored value converted to the member type it stands for.</summary>
     public static IEnumerable<object?> ProjectedRows(IEnumerable<BsonValue[]> rows, ProjectionPlan projection)
@@ -118,7 +118,12 @@ internal static class QueryExecutor
         IEnumerable<object?> rows;
         IReadOnlyList<PostOperation> operations;
         var projected = UsesProjection(source, translated);
-        if (projected)
+        if (translated.Vector is { } vector)
+        {
+            rows = Nearest(source, translated, vector, values, parameters);
+            operations = translated.PostOperations;
+        }
+        else if (projected)
         {
             var projection = translated.Projection!;
             rows = sourceRows ?? ProjectedRows(((IProjectingQuerySource)source).ExecuteFields(translated.Query, parameters, projection.Values), projection);
@@ -145,6 +150,20 @@ internal static class QueryExecutor
         }
 
         return rows;
+    }
+
+    /// <summary>The k nearest (Skip and Take applied to them, in distance order), as documents or as matches.</summary>
+    private static IEnumerable<object?> Nearest<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, VectorStage vector, object?[] values, BsonValue[] parameters)
+    {
+        if (source is not IVectorQuerySource<TRoot> vectors)
+        {
+            throw new NotSupportedException("This query source does not support NearestTo.");
+        }
+
+        var matches = vectors.Nearest(vector.Resolve(values), translated.Query.Filter, parameters);
+        var (skip, take) = translated.ResolveLimits(values);
+        var page = matches.Skip((int)Math.Min(skip, int.MaxValue)).Take((int)Math.Min(take, int.MaxValue));
+        return translated.WithDistance ? page.Select(m => (object?)m) : page.Select(m => (object?)m.Document);
     }
 
     private static IEnumerable<object?> Flatten(IEnumerable<object?> rows, System.Linq.Expressions.LambdaExpression lambda, object?[] values)

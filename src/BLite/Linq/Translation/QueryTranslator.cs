@@ -66,6 +66,7 @@ internal sealed partial class QueryTranslator
             throw Unsupported(expression, "a GroupBy must be followed by a Select that projects the key and aggregates (g => new { g.Key, Count = g.Count() }); IGrouping results are not supported");
         }
 
+        RequireNoSortWithVector(expression);
         var hasSkip = _limits.Exists(l => l.IsSkip);
         var hasTake = _limits.Exists(l => !l.IsSkip);
         var filter = _filters.Count switch
@@ -90,6 +91,8 @@ internal sealed partial class QueryTranslator
             AggregateValueType = selector?.ReturnType ?? _elementType,
             Projection = TryPushDownProjection(selector),
             ElementIndexSlot = _elementIndexSlot,
+            Vector = _vector,
+            WithDistance = _withDistance,
         };
     }
 
@@ -107,12 +110,18 @@ internal sealed partial class QueryTranslator
             return;
         }
 
-        if (expression is not MethodCallExpression call || call.Method.DeclaringType != typeof(Queryable))
+        if (expression is not MethodCallExpression call
+            || (call.Method.DeclaringType != typeof(Queryable) && call.Method.DeclaringType != typeof(VectorQueryableExtensions)))
         {
             throw Unsupported(expression, "only Queryable operators over a BLite collection can be translated");
         }
 
         VisitSequence(call.Arguments[0]);
+        if (TryVisitVectorOperator(call))
+        {
+            return;
+        }
+
         switch (call.Method.Name)
         {
             case nameof(Queryable.Where) when Lambda(call, 1).Parameters.Count == 1:

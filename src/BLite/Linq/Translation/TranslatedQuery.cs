@@ -93,6 +93,12 @@ internal sealed class TranslatedQuery
     /// <summary>The element type the terminal aggregates over (selector result or element type).</summary>
     public required Type AggregateValueType { get; init; }
 
+    /// <summary>A NearestTo search replacing the engine's scan (the filter still applies), or null.</summary>
+    public VectorStage? Vector { get; init; }
+
+    /// <summary>Rows are <c>VectorMatch&lt;T&gt;</c> rather than documents.</summary>
+    public bool WithDistance { get; init; }
+
     /// <summary>Slot numbers of the resolved skip and take (after the lifted values).</summary>
     public int SkipSlot => ParameterUses.Length;
 
