@@ -1,4 +1,3 @@
-using System.Globalization;
 using BLite.Bson;
 using BLite.Core.Collections;
 using BLite.Core.Storage;
@@ -19,7 +18,6 @@ internal static class IndexedWorkload
 
     public static int Run(string path, Durability durability)
     {
-        var output = Console.Out;
         using var database = DocumentDatabase.Open(path, new StorageOptions
         {
             Durability = durability,
@@ -35,35 +33,8 @@ internal static class IndexedWorkload
             ]),
             new CollectionDefinition("meta"),
         ]);
-        var orders = database.GetCollection("orders");
-        var meta = database.GetCollection("meta");
-        long last;
-        using (var read = database.BeginRead())
-        {
-            last = meta.FindById(read, "ledger")?["last"].AsInt64 ?? 0;
-        }
-
-        output.WriteLine("ready");
-        output.Flush();
-        for (var n = last + 1; ; n++)
-        {
-            using var write = database.BeginWrite();
-            orders.Insert(write, Order(n, revision: 0));
-            if (n > 1)
-            {
-                orders.Update(write, Order(n - 1, revision: 1));
-            }
-
-            if (n % 5 == 0)
-            {
-                orders.Delete(write, n - 3);
-            }
-
-            meta.Upsert(write, new BsonDocument { ["_id"] = "ledger", ["last"] = n });
-            write.Commit();
-            output.WriteLine("ack " + n.ToString(CultureInfo.InvariantCulture));
-            output.Flush();
-        }
+        LedgerLoop.Run(database, "orders", Order, Console.Out);
+        return 0;
     }
 
     /// <summary>Document <paramref name="id"/> as transaction id (revision 0) and id + 1 (revision 1) write it.</summary>

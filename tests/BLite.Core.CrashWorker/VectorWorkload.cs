@@ -1,4 +1,3 @@
-using System.Globalization;
 using BLite.Bson;
 using BLite.Core.Collections;
 using BLite.Core.Storage;
@@ -20,7 +19,6 @@ internal static class VectorWorkload
 
     public static int Run(string path, Durability durability)
     {
-        var output = Console.Out;
         using var database = DocumentDatabase.Open(path, new StorageOptions
         {
             Durability = durability,
@@ -28,35 +26,8 @@ internal static class VectorWorkload
             WalCheckpointThresholdBytes = 128 * 1024,
         },
         [new CollectionDefinition("notes", vectorIndexes: [Index]), new CollectionDefinition("meta")]);
-        var notes = database.GetCollection("notes");
-        var meta = database.GetCollection("meta");
-        long last;
-        using (var read = database.BeginRead())
-        {
-            last = meta.FindById(read, "ledger")?["last"].AsInt64 ?? 0;
-        }
-
-        output.WriteLine("ready");
-        output.Flush();
-        for (var n = last + 1; ; n++)
-        {
-            using var write = database.BeginWrite();
-            notes.Insert(write, Note(n, revision: 0));
-            if (n > 1)
-            {
-                notes.Update(write, Note(n - 1, revision: 1));
-            }
-
-            if (n % 5 == 0)
-            {
-                notes.Delete(write, n - 3);
-            }
-
-            meta.Upsert(write, new BsonDocument { ["_id"] = "ledger", ["last"] = n });
-            write.Commit();
-            output.WriteLine("ack " + n.ToString(CultureInfo.InvariantCulture));
-            output.Flush();
-        }
+        LedgerLoop.Run(database, "notes", Note, Console.Out);
+        return 0;
     }
 
     public static float[] Vector(long id, int revision)
