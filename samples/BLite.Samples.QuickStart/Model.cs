@@ -1,5 +1,3 @@
-using BLite.Bson;
-
 namespace BLite.Samples.QuickStart;
 
 // Plain classes and records: no base type, no attributes. The generator maps them at build time.

@@ -1,5 +1,3 @@
-using BLite.Bson;
-
 namespace BLite.Samples.QuickStart;
 
 /// <summary>

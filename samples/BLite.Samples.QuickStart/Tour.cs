@@ -1,6 +1,3 @@
-using BLite.Bson;
-using BLite.Linq;
-
 namespace BLite.Samples.QuickStart;
 
 /// <summary>The steps of the quick start, each printing what it does and what came back.</summary>
@@ -113,7 +110,7 @@ internal static class Tour
     private static void UseSchemaless(ShopContext db)
     {
         Step("Schemaless: a collection of JSON-like documents");
-        var events = db.GetCollection("events");
+        var events = db.Database.GetCollection("events");
         events.EnsureIndex("by_kind", "kind");
         events.Insert(BsonDocument.Parse("""{ "kind": "login",  "user": "ada",   "at": 1 }"""));
         events.Insert(BsonDocument.Parse("""{ "kind": "error",  "user": "alan",  "code": 500 }"""));
@@ -132,7 +129,7 @@ internal static class Tour
         Step("Close, reopen and read back");
         using var db = new ShopContext(path);
         var first = db.Orders.FindById(firstId)!;
-        Say($"{db.Orders.Count()} orders and {db.GetCollection("events").Count()} events survived the reopen");
+        Say($"{db.Orders.Count()} orders and {db.Database.GetCollection("events").Count()} events survived the reopen");
         Show(first);
         Say($"  first line: {first.Lines[0].Quantity} x {first.Lines[0].Sku} at {first.Lines[0].UnitPrice}, placed {first.PlacedAt:u}");
     }

@@ -1,7 +1,9 @@
 using System.Buffers.Binary;
 using System.Security.Cryptography;
 
-namespace BLite.Bson;
+using BLite.Bson;
+
+namespace BLite;
 
 /// <summary>
 /// A 12-byte MongoDB-compatible identifier: bytes 0–3 are the creation time in seconds since the

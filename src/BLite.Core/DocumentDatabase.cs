@@ -15,8 +15,9 @@ namespace BLite.Core;
 /// which lives on page 1 and pages reached from it and changes only inside write transactions,
 /// so it commits, rolls back and recovers with the data.
 /// </summary>
-public sealed partial class DocumentDatabase : IDisposable
+internal sealed partial class DocumentDatabase : IDisposable
 {
+    private static readonly ConcurrentDictionary<DocumentDatabase, byte> s_open = new();
     private readonly ConcurrentDictionary<string, RawCollection> _collections = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, TransactionalBsonCollection> _bsonCollections = new(StringComparer.Ordinal);
     private bool _disposed;
@@ -29,6 +30,12 @@ public sealed partial class DocumentDatabase : IDisposable
         MaxKeySize = BTree.GetMaxKeySize(pagePayloadSize);
         storage.AddOwnershipSource(new CollectionPageOwnership(this));
     }
+
+    /// <summary>The databases open in this process, for the observable instruments.</summary>
+    internal static ICollection<DocumentDatabase> OpenDatabases() => s_open.Keys;
+
+    /// <summary>The collection handles made so far (each counts its documents read and written).</summary>
+    internal ICollection<RawCollection> CollectionHandles => _collections.Values;
 
     /// <summary>The engine underneath, for transactions, checkpoints and storage-level checks.</summary>
     internal StorageEngine Storage { get; }
@@ -172,6 +179,7 @@ public sealed partial class DocumentDatabase : IDisposable
         }
 
         _disposed = true;
+        s_open.TryRemove(this, out _);
         Storage.Dispose();
     }
 
@@ -189,6 +197,7 @@ public sealed partial class DocumentDatabase : IDisposable
                 write.Commit();
             }
 
+            s_open.TryAdd(database, 0);
             return database;
         }
         catch

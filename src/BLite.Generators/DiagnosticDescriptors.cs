@@ -33,7 +33,7 @@ internal static class DiagnosticDescriptors
     public static readonly DiagnosticDescriptor DuplicateCollectionName = Create(
         "BLITE005",
         "Duplicate collection name",
-        "Collection name '{0}' is used by both '{1}' and '{2}' in '{3}'; give one document type another name with [BLiteDocument(\"name\")]");
+        "Collection name '{0}' is used by both '{1}' and '{2}' in '{3}': the document type's [BLiteDocument(\"{0}\")] names the collection of every property of that type; remove the attribute so each collection takes its property's name");
 
     public static readonly DiagnosticDescriptor MemberNotSettable = Create(
         "BLITE006",

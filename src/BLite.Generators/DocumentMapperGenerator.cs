@@ -25,7 +25,7 @@ public sealed class DocumentMapperGenerator : IIncrementalGenerator
                 static (node, _) => node is TypeDeclarationSyntax,
                 static (syntaxContext, cancellationToken) => MapperParser.Parse(
                     (INamedTypeSymbol)syntaxContext.TargetSymbol,
-                    new KnownTypes(syntaxContext.SemanticModel.Compilation),
+                    KnownTypes.For(syntaxContext.SemanticModel.Compilation),
                     null,
                     cancellationToken))
             .WithTrackingName(TrackingNames.DocumentTypes);

@@ -27,7 +27,7 @@ public abstract partial class DocumentDbContext
     public DocumentTransaction BeginTransaction()
     {
         ThrowIfTransactionOpen();
-        var write = Database.BeginWrite();
+        var write = Engine.BeginWrite();
         var transaction = new DocumentTransaction(this, write);
         _currentTransaction.Value = new TransactionSlot { Transaction = transaction };
         return transaction;
@@ -37,7 +37,7 @@ public abstract partial class DocumentDbContext
     public Task<DocumentTransaction> BeginTransactionAsync(CancellationToken cancellationToken = default)
     {
         ThrowIfTransactionOpen();
-        var database = Database;
+        var database = Engine;
         var slot = new TransactionSlot();
         _currentTransaction.Value = slot;
         return StartAsync(database, slot, cancellationToken);
@@ -59,7 +59,7 @@ public abstract partial class DocumentDbContext
             return transaction.Run(state, operation);
         }
 
-        using var write = Database.BeginWrite();
+        using var write = Engine.BeginWrite();
         var result = operation(write, state);
         write.Commit();
         return result;
@@ -73,7 +73,7 @@ public abstract partial class DocumentDbContext
             return await transaction.RunAsync(state, operation, cancellationToken).ConfigureAwait(false);
         }
 
-        using var write = await Database.BeginWriteAsync(cancellationToken).ConfigureAwait(false);
+        using var write = await Engine.BeginWriteAsync(cancellationToken).ConfigureAwait(false);
         var result = operation(write, state);
         await write.CommitAsync(cancellationToken).ConfigureAwait(false);
         return result;
@@ -91,7 +91,7 @@ public abstract partial class DocumentDbContext
             return transaction.Run(state, operation);
         }
 
-        return Database.Read(state, operation);
+        return Engine.Read(state, operation);
     }
 
     internal Task<TResult> ReadAsync<TState, TResult>(TState state, Func<IPageReader, TState, TResult> operation, CancellationToken cancellationToken)
@@ -103,7 +103,7 @@ public abstract partial class DocumentDbContext
         }
 
         // Reads run on the page cache and never wait for the writer, so there is nothing to await.
-        return Task.FromResult(Database.Read(state, operation));
+        return Task.FromResult(Engine.Read(state, operation));
     }
 
     private void ThrowIfTransactionOpen()

@@ -1,8 +1,6 @@
-using System.Collections.Concurrent;
 using BLite.Bson;
 using BLite.Core;
 using BLite.Core.Collections;
-using BLite.Schemaless;
 
 namespace BLite;
 
@@ -19,8 +17,9 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
 {
     private readonly ModelBuilder _model = new();
     private readonly List<TypedCollection> _collections = [];
-    private readonly ConcurrentDictionary<string, BsonDocumentCollection> _schemaless = new(StringComparer.Ordinal);
     private readonly DocumentDatabase? _database;
+    private readonly DatabaseFacade? _facade;
+    private HashSet<string>? _existingCollections;
     private bool _disposed;
 
     /// <summary>A context without storage (mapping only) over a new, empty field dictionary.</summary>
@@ -74,6 +73,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
         try
         {
             FieldDictionary = _database.Fields;
+            _facade = new DatabaseFacade(this, _database.Storage.Options.Durability == Durability.InMemory ? null : _database.Storage.Path);
             CreateCollections();
             EnsureSchema(_database);
         }
@@ -87,29 +87,28 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
     /// <summary>The database's field names and their ids, shared by every mapper of this context.</summary>
     public BsonFieldDictionary FieldDictionary { get; }
 
-    /// <summary>The engine-level database underneath (raw collections, Verify, statistics).</summary>
-    public DocumentDatabase Database
+    /// <summary>
+    /// The database underneath: its files, checkpoint, consistency check, statistics, backup,
+    /// health, and the schemaless collections (<see cref="DatabaseFacade.GetCollection"/>).
+    /// </summary>
+    public DatabaseFacade Database
     {
         get
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            return _database ?? throw new InvalidOperationException("This context was created for mapping only and has no database.");
+            return _facade ?? throw NoDatabase();
         }
     }
 
-    /// <summary>
-    /// A schemaless collection of <see cref="BsonDocument"/>s, with the same operations as the
-    /// typed collections and JSON filters. It takes part in the context's transactions.
-    /// </summary>
-    public BsonDocumentCollection GetCollection(string name)
+    /// <summary>The engine-level database, for this assembly, the CLI, tests and benchmarks.</summary>
+    internal DocumentDatabase Engine
     {
-        ArgumentException.ThrowIfNullOrEmpty(name);
-        var database = Database;
-        return _schemaless.GetOrAdd(name, static (n, state) => new BsonDocumentCollection(state.Context, state.Database.GetCollection(n)), (Context: this, Database: database));
+        get
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            return _database ?? throw NoDatabase();
+        }
     }
-
-    /// <summary>Forces a checkpoint: copies committed pages from the WAL into the database file.</summary>
-    public void Checkpoint() => Database.Checkpoint();
 
     /// <summary>
     /// Declares collection names and indexes. Called once, before the database is opened; the
@@ -133,7 +132,8 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
     {
         ArgumentNullException.ThrowIfNull(mapper);
         var entity = _model.Find<T>();
-        var collection = new DocumentCollection<TId, T>(this, entity?.CollectionName ?? defaultName, mapper, entity?.Indexes ?? [], entity?.IdConverter as Bson.Mapping.IdConverter<TId>, entity?.VectorIndexes);
+        var name = entity?.CollectionName ?? ExistingDefaultName(defaultName, mapper.CollectionName);
+        var collection = new DocumentCollection<TId, T>(this, name, mapper, entity?.Indexes ?? [], entity?.IdConverter as Bson.Mapping.IdConverter<TId>, entity?.VectorIndexes);
         _collections.Add(collection);
         return collection;
     }
@@ -203,6 +203,29 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
         Dispose();
         return ValueTask.CompletedTask;
     }
+
+    /// <summary>
+    /// The default name of a collection: its property's name (<paramref name="defaultName"/>), except
+    /// for a database created before that default, which holds the collection under the document
+    /// type's name (<paramref name="formerDefaultName"/>) and has nothing under the property's name.
+    /// That collection is kept and used as it is, so upgrading never orphans data; nothing is renamed.
+    /// </summary>
+    private string ExistingDefaultName(string defaultName, string formerDefaultName)
+    {
+        if (_database is null || string.Equals(defaultName, formerDefaultName, StringComparison.Ordinal))
+        {
+            return defaultName;
+        }
+
+        _existingCollections ??= new HashSet<string>(_database.GetCollectionNames(), StringComparer.Ordinal);
+        var formerIsFree = !_collections.Exists(c => string.Equals(c.Name, formerDefaultName, StringComparison.Ordinal));
+        return !_existingCollections.Contains(defaultName) && _existingCollections.Contains(formerDefaultName) && formerIsFree
+            ? formerDefaultName
+            : defaultName;
+    }
+
+    private static InvalidOperationException NoDatabase() =>
+        new("This context was created for mapping only and has no database.");
 
     private void EnsureSchema(DocumentDatabase database)
     {

@@ -1,4 +1,5 @@
 using BLite.Core.Storage;
+using Microsoft.Extensions.Logging;
 
 namespace BLite;
 
@@ -25,6 +26,15 @@ public sealed class DocumentDbContextOptions
     public long CacheBudgetBytes { get; set; } = 64L * 1024 * 1024;
 
     /// <summary>
+    /// Where BLite logs opening and recovery, checkpoints, slow commits, corruption and refused
+    /// writes (category <c>BLite</c>); null logs nothing. <c>AddBLite</c> sets the container's.
+    /// </summary>
+    public ILoggerFactory? LoggerFactory { get; set; }
+
+    /// <summary>A commit slower than this is logged as a warning (default one second).</summary>
+    public TimeSpan SlowCommitThreshold { get; set; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
     /// Open an existing database for reading only: no lock is taken and nothing is written, so it
     /// works on read-only files and on a database another process holds open. Declared
     /// collections and indexes that are missing are not created (they read as empty); every
@@ -46,6 +56,8 @@ public sealed class DocumentDbContextOptions
         Durability = Durability,
         PageSize = PageSize,
         CacheBudgetBytes = CacheBudgetBytes,
+        SlowCommitThreshold = SlowCommitThreshold,
+        Logger = LoggerFactory?.CreateLogger("BLite"),
         ReadOnly = ReadOnly,
     };
 }

@@ -45,7 +45,7 @@ internal static class DeepEquality
                 // decimal.Equals ignores scale (1.0m == 1.00m); the stored form must keep it.
                 Assert.True(number.Equals(actual) && number.Scale == ((decimal)actual).Scale, $"{path}: expected {number}, got {actual}");
                 return;
-            case string or Guid or Enum or TimeSpan or DateOnly or TimeOnly or BLite.Bson.ObjectId:
+            case string or Guid or Enum or TimeSpan or DateOnly or TimeOnly or BLite.ObjectId:
                 Assert.True(expected.Equals(actual), $"{path}: expected {Show(expected)}, got {Show(actual)}");
                 return;
         }

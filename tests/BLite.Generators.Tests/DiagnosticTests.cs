@@ -102,7 +102,7 @@ public sealed class DiagnosticTests
     public void BLITE005_two_collections_with_the_same_name_are_an_error()
     {
         SingleError("""
-            public class Item { public int Id { get; set; } }
+            [BLiteDocument("items")] public class Item { public int Id { get; set; } }
             public partial class ShopContext : DocumentDbContext
             {
                 public DocumentCollection<int, Item> Items { get; set; } = null!;

@@ -50,7 +50,7 @@ internal static class GeneratorHarness
     private static ImmutableArray<MetadataReference> LoadReferences()
     {
         var paths = ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!).Split(Path.PathSeparator).ToList();
-        paths.Add(typeof(BLite.Bson.ObjectId).Assembly.Location);
+        paths.Add(typeof(BLite.ObjectId).Assembly.Location);
         paths.Add(typeof(BLite.DocumentDbContext).Assembly.Location);
         return paths.Distinct().Select(path => (MetadataReference)MetadataReference.CreateFromFile(path)).ToImmutableArray();
     }

@@ -40,7 +40,7 @@ public class BsonBytesCrossCheckTests
 
         // Through C-BSON, BLite's storage encoding, and back.
         var dictionary = new BLite.Bson.BsonFieldDictionary();
-        var stored = BLite.Bson.BsonDocument.FromBytes(blite.ToBytes(dictionary), dictionary);
+        var stored = BLite.BsonDocument.FromBytes(blite.ToBytes(dictionary), dictionary);
 
         Assert.Equal(Convert.ToHexString(bytes), Convert.ToHexString(StandardBsonWriter.ToBytes(stored)));
     }

@@ -96,7 +96,7 @@ public class MongodumpFileTests
         var find = BliteProcess.Run("find", database, "things", "--canonical");
 
         Assert.True(find.ExitCode == 0, find.ToString());
-        var printed = BLite.Bson.BsonDocument.Parse(find.StdoutLines.Single());
+        var printed = BLite.BsonDocument.Parse(find.StdoutLines.Single());
         Assert.Equal(Convert.ToHexString(File.ReadAllBytes(dump)), Convert.ToHexString(StandardBsonWriter.ToBytes(printed)));
     }
 }

@@ -56,9 +56,9 @@ public sealed class DocumentCollectionAsyncTests : IDisposable
         Assert.Equal(orders.LongCount(o => o.Status == "shipped"), await _db.Orders.CountAsync(o => o.Status == "shipped"));
         Assert.Equal(
             orders.Where(o => o.Total > 100m).Select(o => o.Id).Order(),
-            (await _db.Orders.FindAsync(o => o.Total > 100m)).Select(o => o.Id).Order());
+            (await _db.Orders.FindAsync(o => o.Total > 100m).ToListAsync()).Select(o => o.Id).Order());
         Assert.Equal(orders[4].Id, (await _db.Orders.FindOneAsync(o => o.OrderNumber == orders[4].OrderNumber))!.Id);
-        Assert.Equal(orders.Select(o => o.Id).Order(), (await _db.Orders.FindAllAsync()).Select(o => o.Id));
+        Assert.Equal(orders.Select(o => o.Id).Order(), (await _db.Orders.FindAllAsync().ToListAsync()).Select(o => o.Id));
         Assert.True(await _db.Orders.ExistsAsync(o => o.Status == "pending"));
         Assert.True(await _db.Orders.ExistsAsync(id));
 

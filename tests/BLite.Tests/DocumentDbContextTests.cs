@@ -56,8 +56,8 @@ public sealed class DocumentDbContextTests : IDisposable
         using var db = new ShopContext(_directory.File());
 
         Assert.Equal("orders", db.Orders.Name);
-        using var read = db.Database.BeginRead();
-        var indexes = db.Database.GetRawCollection("orders").GetIndexes(read)
+        using var read = db.Engine.BeginRead();
+        var indexes = db.Engine.GetRawCollection("orders").GetIndexes(read)
             .Select(i => $"{i.Name}:{string.Join(",", i.FieldPaths)}:{i.Unique}").Order(StringComparer.Ordinal).ToList();
         Assert.Equal(
             ["ix_Customer.email:Customer.email:True", "ix_Lines.Sku:Lines.Sku:False", "ix_Status:Status:False", "ix_Status_PlacedAt:Status,PlacedAt:False"],

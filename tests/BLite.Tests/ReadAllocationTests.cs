@@ -61,7 +61,7 @@ public sealed class ReadAllocationTests : IDisposable
     public void FindById_of_a_short_string_id_allocates_no_more_than_deserializing_the_document()
     {
         _db.Labels.Insert(new Label { Id = "label-0001", Text = "first" });
-        var stored = _db.Database.Read(_db.Labels.Documents, static (pages, documents) =>
+        var stored = _db.Engine.Read(_db.Labels.Documents, static (pages, documents) =>
             documents.TryFindById(pages, Core.Collections.IndexKeys.EncodeId("label-0001"), out var bytes) ? bytes.ToArray() : []);
 
         var findById = LeastAllocated(() => _db.Labels.FindById("label-0001"));
@@ -79,7 +79,7 @@ public sealed class ReadAllocationTests : IDisposable
     {
         var text = string.Concat(Enumerable.Range(0, 4_000).Select(i => $"{i:D4}-"));
         _db.Labels.Insert(new Label { Id = "large", Text = text });
-        var stored = _db.Database.Read(_db.Labels.Documents, static (pages, documents) =>
+        var stored = _db.Engine.Read(_db.Labels.Documents, static (pages, documents) =>
             documents.TryFindById(pages, Core.Collections.IndexKeys.EncodeId("large"), out var bytes) ? bytes.ToArray() : []);
 
         var findById = LeastAllocated(() => _db.Labels.FindById("large"));
@@ -94,7 +94,7 @@ public sealed class ReadAllocationTests : IDisposable
     }
 
     private byte[] StoredBytes(ObjectId id) =>
-        _db.Database.Read(_db.Orders.Documents, (pages, documents) =>
+        _db.Engine.Read(_db.Orders.Documents, (pages, documents) =>
             documents.TryFindById(pages, Core.Collections.IndexKeys.EncodeId(id), out var bytes) ? bytes.ToArray() : throw new InvalidOperationException("The order was not stored."));
 
     private CustomerOrder Deserialize(byte[] stored)

@@ -26,7 +26,9 @@ public sealed class ReadOnlyContextTests : IDisposable
         Assert.Contains("read-only", insert.Message, StringComparison.Ordinal);
         Assert.Throws<BLiteException>(() => reader.Orders.Delete(id));
         Assert.Throws<BLiteException>(() => reader.BeginTransaction());
-        Assert.Throws<BLiteException>(reader.Checkpoint);
+        Assert.Throws<BLiteException>(reader.Database.Checkpoint);
+        Assert.False(reader.Database.AcceptsWrites);
+        Assert.Equal("the database was opened read-only", reader.Database.WriteRefusalReason);
 
         writer.Orders.Insert(Orders.Create(4));
         Assert.Equal(3, writer.Orders.Count());

@@ -1,6 +1,6 @@
 // The workload's id type in one place: if CustomerOrder.Id changes type, only this alias changes,
 // and peers that store text keep working through OrderKeys.ToText.
-global using OrderId = BLite.Bson.ObjectId;
+global using OrderId = BLite.ObjectId;
 
 namespace BLite.Benchmarks.Engines;
 

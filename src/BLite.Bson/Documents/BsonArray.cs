@@ -1,6 +1,8 @@
 using System.Collections;
 
-namespace BLite.Bson;
+using BLite.Bson;
+
+namespace BLite;
 
 /// <summary>An ordered list of <see cref="BsonValue"/>s; items are written without field ids.</summary>
 public sealed class BsonArray : IList<BsonValue>, IReadOnlyList<BsonValue>, IEquatable<BsonArray>, IComparable<BsonArray>

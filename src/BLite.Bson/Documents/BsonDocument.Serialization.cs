@@ -1,6 +1,8 @@
 using System.Buffers;
 
-namespace BLite.Bson;
+using BLite.Bson;
+
+namespace BLite;
 
 public sealed partial class BsonDocument
 {

@@ -1,6 +1,8 @@
 using System.Collections;
 
-namespace BLite.Bson;
+using BLite.Bson;
+
+namespace BLite;
 
 /// <summary>
 /// A schemaless document: fields in insertion order, names case-sensitive (ordinal) and unique.

@@ -1,4 +1,6 @@
-namespace BLite.Bson;
+using BLite.Bson;
+
+namespace BLite;
 
 /// <summary>Implicit conversions follow the .NET type mapping in docs/format.md, section 1.</summary>
 public readonly partial struct BsonValue

@@ -1,4 +1,6 @@
-namespace BLite.Bson;
+using BLite.Bson;
+
+namespace BLite;
 
 /// <summary>
 /// Equality is structural and type-strict (Int32 1 differs from Int64 1; documents compare in

@@ -1,6 +1,8 @@
 using System.Buffers.Binary;
 
-namespace BLite.Bson;
+using BLite.Bson;
+
+namespace BLite;
 
 // The BSON types that exist for MongoDB interop: Decimal128 as exact bits, regex, timestamp,
 // code, symbol, DBPointer, undefined, MinKey, MaxKey, and UTC datetimes beyond .NET's range.

@@ -1,4 +1,6 @@
-namespace BLite.Bson;
+using BLite.Bson;
+
+namespace BLite;
 
 public readonly partial struct BsonValue
 {

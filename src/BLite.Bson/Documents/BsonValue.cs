@@ -1,7 +1,9 @@
 using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
 
-namespace BLite.Bson;
+using BLite.Bson;
+
+namespace BLite;
 
 /// <summary>
 /// One schemaless value of any <see cref="BsonType"/>. A small struct: scalars (including Guid,

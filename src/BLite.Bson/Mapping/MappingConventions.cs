@@ -15,7 +15,7 @@ internal static class MappingConventions
     public const string IgnoreAttribute = MappingNamespace + ".BsonIgnoreAttribute";
     public const string FieldAttribute = MappingNamespace + ".BsonFieldAttribute";
     public const string DerivedTypeAttribute = MappingNamespace + ".BLiteDerivedTypeAttribute";
-    public const string ObjectIdType = "BLite.Bson.ObjectId";
+    public const string ObjectIdType = "BLite.ObjectId";
     public const string DbContextType = "BLite.DocumentDbContext";
     public const string CollectionType = "BLite.DocumentCollection`2";
 }

@@ -80,7 +80,7 @@ internal sealed class CompactCommand : Command
         using (var progress = ProgressBar.Start(context, "compacting", total, "documents"))
         using (var target = DocumentDatabase.Open(copyPath, options))
         {
-            copied = DatabaseCopier.Copy(source, snapshot, target, progress);
+            copied = source.CopyTo(snapshot, target, progress.Report);
             target.Checkpoint();
         }
 

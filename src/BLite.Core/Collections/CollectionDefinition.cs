@@ -1,7 +1,7 @@
 namespace BLite.Core.Collections;
 
 /// <summary>A collection and the secondary indexes it should have, as declared when a database is opened.</summary>
-public sealed class CollectionDefinition
+internal sealed class CollectionDefinition
 {
     public CollectionDefinition(string name, IReadOnlyList<IndexDefinition>? indexes = null, IReadOnlyList<Vectors.VectorIndexDefinition>? vectorIndexes = null)
     {

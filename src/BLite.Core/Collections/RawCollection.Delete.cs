@@ -3,10 +3,21 @@ using BLite.Core.Storage;
 
 namespace BLite.Core.Collections;
 
-public sealed partial class RawCollection
+internal sealed partial class RawCollection
 {
     /// <summary>Removes the document with this encoded primary key; false when there is none.</summary>
     public bool Delete(IPageWriter pages, ReadOnlySpan<byte> primaryKey)
+    {
+        var deleted = DeleteCore(pages, primaryKey);
+        if (deleted)
+        {
+            CountWritten();
+        }
+
+        return deleted;
+    }
+
+    private bool DeleteCore(IPageWriter pages, ReadOnlySpan<byte> primaryKey)
     {
         ArgumentNullException.ThrowIfNull(pages);
         var collection = Resolve(pages);

@@ -5,7 +5,7 @@ using BLite.Core.Storage;
 
 namespace BLite.Core.Collections;
 
-public sealed partial class RawCollection
+internal sealed partial class RawCollection
 {
     /// <summary>
     /// Creates the index (and the collection, if missing) and builds it over the documents

@@ -5,7 +5,7 @@ using BLite.Core.Storage;
 
 namespace BLite.Core.Collections;
 
-public sealed partial class RawCollection
+internal sealed partial class RawCollection
 {
     // A BTree is an immutable handle on a root that never moves, so point reads keep the last one
     // instead of allocating a handle per lookup; a dropped and re-created collection has a new root.
@@ -22,7 +22,7 @@ public sealed partial class RawCollection
             return false;
         }
 
-        return PrimaryHandle(collection).TryGet(pages, primaryKey, out document);
+        return CountRead(PrimaryHandle(collection).TryGet(pages, primaryKey, out document));
     }
 
     /// <summary>
@@ -40,7 +40,7 @@ public sealed partial class RawCollection
             return false;
         }
 
-        return PrimaryHandle(collection).TryRead(pages, primaryKey, state, read, out result);
+        return CountRead(PrimaryHandle(collection).TryRead(pages, primaryKey, state, read, out result));
     }
 
     /// <summary>Whether a document has this primary key: one tree descent; the document is never read, however large.</summary>

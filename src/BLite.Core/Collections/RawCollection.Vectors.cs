@@ -8,7 +8,7 @@ using BLite.Core.Vectors;
 
 namespace BLite.Core.Collections;
 
-public sealed partial class RawCollection
+internal sealed partial class RawCollection
 {
     /// <summary>The vector indexes as the snapshot sees them.</summary>
     public IReadOnlyList<VectorIndexDefinition> GetVectorIndexes(IPageReader pages)

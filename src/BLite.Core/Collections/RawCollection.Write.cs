@@ -12,7 +12,7 @@ namespace BLite.Core.Collections;
 // Every write first computes and checks everything that can fail (malformed bytes, missing or
 // oversized keys, duplicate ids, unique violations) and only then writes, so a refused operation
 // leaves the transaction exactly as it was and the rest of the transaction can still commit.
-public sealed partial class RawCollection
+internal sealed partial class RawCollection
 {
     /// <summary>
     /// Stores a new document. Throws <see cref="BLiteUniqueConstraintException"/> (index
@@ -41,13 +41,37 @@ public sealed partial class RawCollection
         return UpsertWellFormed(pages, document);
     }
 
+    internal void InsertWellFormed(IPageWriter pages, ReadOnlySpan<byte> document)
+    {
+        InsertWellFormedCore(pages, document);
+        CountWritten();
+    }
+
+    internal bool UpdateWellFormed(IPageWriter pages, ReadOnlySpan<byte> document)
+    {
+        var updated = UpdateWellFormedCore(pages, document);
+        if (updated)
+        {
+            CountWritten();
+        }
+
+        return updated;
+    }
+
+    internal bool UpsertWellFormed(IPageWriter pages, ReadOnlySpan<byte> document)
+    {
+        var inserted = UpsertWellFormedCore(pages, document);
+        CountWritten();
+        return inserted;
+    }
+
     // The *WellFormed forms skip the full validation walk (about a third of the CPU of an insert
     // of a typical 1.5 KB document). Only callers whose bytes are well formed by construction may
     // use them: the typed API, for bytes a BLite-generated mapper has just written through
     // BsonSpanWriter. Bytes from users (this class's public methods, the schemaless API) are
     // always validated.
     [SkipLocalsInit]
-    internal void InsertWellFormed(IPageWriter pages, ReadOnlySpan<byte> document)
+    private void InsertWellFormedCore(IPageWriter pages, ReadOnlySpan<byte> document)
     {
         var id = FindId(document);
         using var keyScratch = new KeyScratch(_database.MaxKeySize, stackalloc byte[StackKeyLimit]);
@@ -65,7 +89,7 @@ public sealed partial class RawCollection
     }
 
     [SkipLocalsInit]
-    internal bool UpdateWellFormed(IPageWriter pages, ReadOnlySpan<byte> document)
+    private bool UpdateWellFormedCore(IPageWriter pages, ReadOnlySpan<byte> document)
     {
         var id = FindId(document);
         using var keyScratch = new KeyScratch(_database.MaxKeySize, stackalloc byte[StackKeyLimit]);
@@ -98,7 +122,7 @@ public sealed partial class RawCollection
     }
 
     [SkipLocalsInit]
-    internal bool UpsertWellFormed(IPageWriter pages, ReadOnlySpan<byte> document)
+    private bool UpsertWellFormedCore(IPageWriter pages, ReadOnlySpan<byte> document)
     {
         var id = FindId(document);
         using var keyScratch = new KeyScratch(_database.MaxKeySize, stackalloc byte[StackKeyLimit]);

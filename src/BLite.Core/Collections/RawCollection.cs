@@ -1,3 +1,4 @@
+using BLite.Core.Diagnostics;
 using BLite.Bson;
 using BLite.Core.Collections.Catalog;
 using BLite.Core.Collections.Indexes;
@@ -16,17 +17,42 @@ namespace BLite.Core.Collections;
 /// as the given transaction sees it, and a collection that does not exist yet is created by its
 /// first insert.
 /// </summary>
-public sealed partial class RawCollection
+internal sealed partial class RawCollection
 {
     private readonly DocumentDatabase _database;
+    private long _documentsRead;
+    private long _documentsWritten;
 
     internal RawCollection(DocumentDatabase database, string name)
     {
         _database = database;
         Name = name;
+        TelemetryTags = [new("db.system.name", BLiteTelemetry.SystemName), new("db.namespace", database.Storage.Path), new("db.collection.name", name)];
     }
 
     public string Name { get; }
+
+    /// <summary>Tags on this collection's measurements: the database's and <c>db.collection.name</c>.</summary>
+    internal KeyValuePair<string, object?>[] TelemetryTags { get; }
+
+    /// <summary>Documents returned by lookups and queries since this handle was made (for <c>blite.documents.read</c>).</summary>
+    internal long DocumentsRead => Interlocked.Read(ref _documentsRead);
+
+    /// <summary>Documents inserted, updated or deleted since this handle was made (for <c>blite.documents.written</c>).</summary>
+    internal long DocumentsWritten => Interlocked.Read(ref _documentsWritten);
+
+    /// <summary>Counts one document returned (when <paramref name="found"/>).</summary>
+    internal bool CountRead(bool found)
+    {
+        if (found)
+        {
+            Interlocked.Increment(ref _documentsRead);
+        }
+
+        return found;
+    }
+
+    private void CountWritten() => Interlocked.Increment(ref _documentsWritten);
 
     public DocumentDatabase Database => _database;
 
@@ -60,25 +86,13 @@ public sealed partial class RawCollection
     /// The encoded primary key of a document (its <c>_id</c> through the order-preserving key
     /// encoding; a composite <c>_id</c> document becomes a composite key).
     /// </summary>
-    public byte[] GetPrimaryKey(ReadOnlySpan<byte> document)
-    {
-        return ReadPrimaryKey(document);
-    }
+    public byte[] GetPrimaryKey(ReadOnlySpan<byte> document) =>
+        IndexKeyCodec.EncodePrimaryKey(document, FindId(document), _database.MaxKeySize);
 
     internal CollectionInfo? Resolve(IPageReader pages) => _database.Catalog.GetSnapshot(pages).Find(Name);
 
     internal CollectionInfo ResolveOrCreate(IPageWriter pages) =>
         Resolve(pages) ?? _database.Catalog.CreateCollection(pages, Name);
-
-    private byte[] ReadPrimaryKey(ReadOnlySpan<byte> document)
-    {
-        if (!FieldValueExtractor.TryFindTopLevel(document, 0, out var id))
-        {
-            throw new BLiteException($"A document stored in collection '{Name}' needs an _id field.");
-        }
-
-        return IndexKeyCodec.EncodePrimaryKey(document, id, _database.MaxKeySize);
-    }
 
     private int MaxFieldKeyLength(ReadOnlySpan<byte> primaryKey) => _database.MaxKeySize - primaryKey.Length;
 

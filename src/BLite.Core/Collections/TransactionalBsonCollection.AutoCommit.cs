@@ -4,7 +4,7 @@ namespace BLite.Core.Collections;
 
 // Each of these runs in a transaction of its own: writes commit before returning (so a thrown
 // exception leaves nothing behind), reads use a snapshot that stays open while enumerating.
-public sealed partial class TransactionalBsonCollection
+internal sealed partial class TransactionalBsonCollection
 {
     public BsonValue Insert(BsonDocument document) => Write(pages => Insert(pages, document));
 

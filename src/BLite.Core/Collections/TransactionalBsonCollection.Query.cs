@@ -6,7 +6,7 @@ namespace BLite.Core.Collections;
 
 // Filtered reads and deletes, planned over the collection's indexes (PlanExecutor). A filter is
 // a QueryFilter or a MongoDB-style JSON string (docs/query.md); null or "{}" matches everything.
-public sealed partial class TransactionalBsonCollection
+internal sealed partial class TransactionalBsonCollection
 {
     /// <summary>
     /// The matching documents, sorted by <paramref name="sort"/> (index order when none), after

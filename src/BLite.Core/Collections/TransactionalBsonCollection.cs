@@ -11,7 +11,7 @@ namespace BLite.Core.Collections;
 /// Documents are serialized with the database's field dictionary; a document inserted without
 /// <c>_id</c> gets a new <see cref="ObjectId"/>, set on the document itself.
 /// </summary>
-public sealed partial class TransactionalBsonCollection
+internal sealed partial class TransactionalBsonCollection
 {
     internal TransactionalBsonCollection(RawCollection documents)
     {

@@ -1,4 +1,4 @@
-namespace BLite.Core.Diagnostics;
+namespace BLite;
 
 /// <summary>A snapshot of the engine's memory, WAL and activity figures.</summary>
 /// <param name="CachedBytes">Bytes of page images in the cache (bounded by the budget).</param>

@@ -1,4 +1,4 @@
-namespace BLite.Core.Diagnostics;
+namespace BLite;
 
 /// <summary>One problem found by the consistency checker.</summary>
 public sealed record VerificationIssue(uint? PageId, string Message)

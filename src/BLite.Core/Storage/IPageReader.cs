@@ -5,7 +5,7 @@ namespace BLite.Core.Storage;
 /// engine (which owns page headers, checksums, the WAL and the cache) and the structures
 /// built on pages (B+ trees, overflow chains, the catalog).
 /// </summary>
-public interface IPageReader
+internal interface IPageReader
 {
     /// <summary>Bytes of each page that belong to the caller: the page size less the storage layer's own header.</summary>
     int PagePayloadSize { get; }

@@ -1,7 +1,7 @@
 namespace BLite.Core.Storage;
 
 /// <summary>Page access inside the single write transaction.</summary>
-public interface IPageWriter : IPageReader
+internal interface IPageWriter : IPageReader
 {
     /// <summary>
     /// This transaction's private, writable copy of the page's payload, initialised from its

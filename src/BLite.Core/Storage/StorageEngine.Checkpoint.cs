@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using BLite.Core.Diagnostics;
 using BLite.Core.Storage.Paging;
 using BLite.Core.Storage.Wal;
 
@@ -33,6 +34,9 @@ internal sealed partial class StorageEngine
         }
 
         Array.Sort(pages);
+        var started = Stopwatch.GetTimestamp();
+        using var activity = BLiteTelemetry.ActivitySource.StartActivity("checkpoint");
+        activity?.SetTag("db.namespace", Path);
         try
         {
             PinVersionsForOldReaders(pages);
@@ -66,6 +70,8 @@ internal sealed partial class StorageEngine
                 _durableFrames = 0;
                 _checkpoints++;
             }
+
+            RecordCheckpoint(started, pages.Length);
         }
         catch (Exception exception) when (exception is IOException or BLiteException)
         {
@@ -77,6 +83,17 @@ internal sealed partial class StorageEngine
 
             throw new BLiteException($"Checkpoint of database '{Path}' failed ({exception.Message}); the write-ahead log still holds every commit. The database refuses writes until it is reopened.", exception);
         }
+    }
+
+    private void RecordCheckpoint(long startedTimestamp, int pages)
+    {
+        var elapsed = Stopwatch.GetElapsedTime(startedTimestamp);
+        if (BLiteTelemetry.CheckpointDuration.Enabled)
+        {
+            BLiteTelemetry.CheckpointDuration.Record(elapsed.TotalSeconds, TelemetryTags);
+        }
+
+        Log.CheckpointCompleted(Path, pages, elapsed.TotalMilliseconds);
     }
 
     /// <summary>The auto-checkpoint of a commit that filled the WAL past the threshold; the caller holds the writer slot.</summary>

@@ -1,4 +1,6 @@
 using System.Buffers;
+using System.Diagnostics;
+using BLite.Core.Diagnostics;
 
 namespace BLite.Core.Storage;
 
@@ -156,6 +158,7 @@ internal sealed partial class StorageEngine
     private void LeadFlush(long targetLsn, uint targetFrames)
     {
         Exception? failure = null;
+        var started = BLiteTelemetry.FsyncDuration.Enabled ? Stopwatch.GetTimestamp() : 0;
         try
         {
             _walDevice.Flush();
@@ -175,11 +178,15 @@ internal sealed partial class StorageEngine
             {
                 _durableLsn = Math.Max(_durableLsn, targetLsn);
                 _durableFrames = targetFrames;
+                var grouped = 0;
                 while (_unpublished.TryPeek(out var commit) && commit.EndLsn <= _durableLsn)
                 {
                     _publishedSeq = commit.Seq;
                     _unpublished.Dequeue();
+                    grouped++;
                 }
+
+                RecordFlush(started, grouped);
             }
             else
             {
@@ -191,6 +198,19 @@ internal sealed partial class StorageEngine
         if (failure is not null)
         {
             throw new BLiteException($"Flushing the write-ahead log of database '{Path}' failed ({failure.Message}); the commit may or may not be durable. The database refuses writes until it is reopened.", failure);
+        }
+    }
+
+    private void RecordFlush(long startedTimestamp, int commits)
+    {
+        if (startedTimestamp != 0)
+        {
+            BLiteTelemetry.FsyncDuration.Record(Stopwatch.GetElapsedTime(startedTimestamp).TotalSeconds, TelemetryTags);
+        }
+
+        if (BLiteTelemetry.GroupCommitSize.Enabled)
+        {
+            BLiteTelemetry.GroupCommitSize.Record(commits, TelemetryTags);
         }
     }
 }

@@ -1,4 +1,6 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
+using BLite.Core.Diagnostics;
 using BLite.Core.Storage.Devices;
 using BLite.Core.Storage.Paging;
 using BLite.Core.Storage.Wal;
@@ -114,6 +116,9 @@ internal sealed partial class StorageEngine
     /// <param name="logFileMissing">A read-only open found no log file and passes an empty stand-in for it.</param>
     private static StorageEngine OpenCore(string path, IStorageDevice file, IStorageDevice walDevice, StorageOptions options, bool logFileMissing = false)
     {
+        var started = Stopwatch.GetTimestamp();
+        BLiteTelemetry.EnsurePublished();
+        using var activity = BLiteTelemetry.ActivitySource.StartActivity("open");
         // A read-only view looks at the log before judging it, so a writer's restart during the
         // scan is noticed (SharedLogWatch).
         var watch = options.ReadOnly ? new SharedLogWatch(path, WalPathFor(path), logFileMissing ? null : walDevice) : null;
@@ -170,6 +175,13 @@ internal sealed partial class StorageEngine
             }
 
             engine.CheckHeaderPage();
+            s_openEngines.TryAdd(engine, 0);
+            if (recovering)
+            {
+                engine.Log.Recovered(path, scan.TransactionCount, scan.CommittedFrames.Count);
+            }
+
+            engine.Log.DatabaseOpened(path, options.Durability, pageSize, Stopwatch.GetElapsedTime(started).TotalMilliseconds);
             return engine;
         }
         catch (IOException exception)

@@ -24,6 +24,7 @@ internal sealed partial class StorageEngine
                 if (version?.Image is { } cached)
                 {
                     _pages.Touch(version);
+                    _cacheHits++;
                     return cached;
                 }
 
@@ -33,6 +34,7 @@ internal sealed partial class StorageEngine
                 walEpoch = _walEpoch;
             }
 
+            Interlocked.Increment(ref _cacheMisses);
             var image = new byte[PageSize];
             var intact = TryReadImage(fromWal, location, pageId, image);
 

@@ -1,9 +1,13 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
 using System.Runtime.InteropServices;
 using BLite.Core.Diagnostics;
 using BLite.Core.Storage.Devices;
 using BLite.Core.Storage.Paging;
 using BLite.Core.Storage.Wal;
 using BLite.Core.Transactions;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace BLite.Core.Storage;
 
@@ -29,12 +33,15 @@ internal sealed partial class StorageEngine : IDisposable
     private readonly Dictionary<long, int> _readers = [];
     private readonly HashSet<uint> _walPages = [];
     private readonly List<IPageOwnershipSource> _ownershipSources = [];
+    private static readonly ConcurrentDictionary<StorageEngine, byte> s_openEngines = new();
     private long _publishedSeq;
     private long _writtenSeq;
     private long _filePageCount;
     private long _fileEpoch;
     private long _walEpoch;
     private long _checkpoints;
+    private long _cacheHits;
+    private long _cacheMisses;
     private long _commits;
     private Exception? _failure;
     private SharedLogWatch? _sharedLog;
@@ -51,7 +58,15 @@ internal sealed partial class StorageEngine : IDisposable
         _pages = new PageTable(pageSize, options.CacheBudgetBytes);
         _wal = new WriteAheadLog(wal, pageSize, databaseId, options.Durability == Durability.Full ? options.WalCheckpointThresholdBytes : 0);
         _filePageCount = file.Length / pageSize;
+        Log = options.Logger ?? NullLogger.Instance;
+        TelemetryTags = [new("db.system.name", BLiteTelemetry.SystemName), new("db.namespace", path)];
     }
+
+    /// <summary>The engine's logger (a no-op one when none was configured).</summary>
+    internal ILogger Log { get; }
+
+    /// <summary>Tags on every measurement of this database: <c>db.system.name</c> and <c>db.namespace</c> (its path).</summary>
+    internal KeyValuePair<string, object?>[] TelemetryTags { get; }
 
     /// <summary>The database file's path (or the in-memory label).</summary>
     public string Path { get; }
@@ -66,6 +81,9 @@ internal sealed partial class StorageEngine : IDisposable
     public int PagePayloadSize => PageLayout.PayloadSize(PageSize);
 
     internal ulong DatabaseId { get; }
+
+    /// <summary>The failure that made this engine refuse writes, or null while it accepts them.</summary>
+    internal Exception? WriteFailure => Volatile.Read(ref _failure);
 
     internal bool IsClosed
     {
@@ -148,6 +166,42 @@ internal sealed partial class StorageEngine : IDisposable
 
         using var snapshot = BeginRead();
         return ConsistencyChecker.Check(this, snapshot, sources, requireEveryPageOwned);
+    }
+
+    /// <summary>Page reads served from the cache since open (counted under the engine's lock).</summary>
+    internal long CacheHits => Volatile.Read(ref _cacheHits);
+
+    /// <summary>Page reads that went to the file or the WAL since open.</summary>
+    internal long CacheMisses => Interlocked.Read(ref _cacheMisses);
+
+    /// <summary>
+    /// The figures the observable instruments publish, read under the lock without touching the
+    /// devices (a failed device must not break metric collection for every other database).
+    /// </summary>
+    internal (long CachedBytes, long WalBytes, long Commits) TelemetryFigures()
+    {
+        lock (_sync)
+        {
+            return (_pages.CachedBytes, _wal.End, _commits);
+        }
+    }
+
+    /// <summary>The engines open in this process, for the observable instruments.</summary>
+    internal static ICollection<StorageEngine> OpenEngines() => s_openEngines.Keys;
+
+    /// <summary>Counts a finished commit and logs it when slower than the configured threshold.</summary>
+    internal void RecordCommit(long startedTimestamp)
+    {
+        var elapsed = Stopwatch.GetElapsedTime(startedTimestamp);
+        if (BLiteTelemetry.CommitDuration.Enabled)
+        {
+            BLiteTelemetry.CommitDuration.Record(elapsed.TotalSeconds, TelemetryTags);
+        }
+
+        if (elapsed > Options.SlowCommitThreshold)
+        {
+            Log.SlowCommit(Path, elapsed.TotalMilliseconds, Options.SlowCommitThreshold.TotalMilliseconds);
+        }
     }
 
     /// <summary>Memory, WAL and activity figures at this instant.</summary>
@@ -289,8 +343,10 @@ internal sealed partial class StorageEngine : IDisposable
             _disposed = true;
         }
 
+        s_openEngines.TryRemove(this, out _);
         _walDevice.Dispose();
         _file.Dispose();
+        Log.DatabaseClosed(Path);
     }
 
     private void ThrowIfDisposed()
@@ -324,5 +380,18 @@ internal sealed partial class StorageEngine : IDisposable
         throw new BLiteException($"Database '{Path}' refuses writes after an earlier failure ({failure.Message}); reopen it to recover from the write-ahead log.", failure);
 
     /// <summary>Marks the engine unwritable after an I/O failure or detected corruption. Call under _sync or before publishing.</summary>
-    private void Fail(Exception failure) => Interlocked.CompareExchange(ref _failure, failure, null);
+    private void Fail(Exception failure)
+    {
+        if (Interlocked.CompareExchange(ref _failure, failure, null) is not null)
+        {
+            return;
+        }
+
+        if (failure is BLiteCorruptionException corruption)
+        {
+            Log.CorruptionDetected(Path, corruption.Message, corruption);
+        }
+
+        Log.WritesRefused(Path, failure.Message, failure);
+    }
 }

@@ -1,7 +1,9 @@
+using Microsoft.Extensions.Logging;
+
 namespace BLite.Core.Storage;
 
 /// <summary>Settings for <see cref="StorageEngine"/>. Validated when the engine opens.</summary>
-public sealed class StorageOptions
+internal sealed class StorageOptions
 {
     /// <summary>How far a commit travels before it returns. Default <see cref="Durability.Full"/>.</summary>
     public Durability Durability { get; set; } = Durability.Full;
@@ -23,6 +25,12 @@ public sealed class StorageOptions
     /// (default 16 MiB; at least one page).
     /// </summary>
     public long WalCheckpointThresholdBytes { get; set; } = 16L * 1024 * 1024;
+
+    /// <summary>Where the engine logs (open, recovery, checkpoints, slow commits, failures); null logs nothing.</summary>
+    public ILogger? Logger { get; set; }
+
+    /// <summary>A commit slower than this is logged as a warning (default one second).</summary>
+    public TimeSpan SlowCommitThreshold { get; set; } = TimeSpan.FromSeconds(1);
 
     /// <summary>
     /// Open an existing database for reading only: nothing is written, checkpointed or locked, so
@@ -52,12 +60,15 @@ public sealed class StorageOptions
 
         ArgumentOutOfRangeException.ThrowIfNegative(CacheBudgetBytes, nameof(CacheBudgetBytes));
         ArgumentOutOfRangeException.ThrowIfLessThan(WalCheckpointThresholdBytes, PageSize, nameof(WalCheckpointThresholdBytes));
+        ArgumentOutOfRangeException.ThrowIfLessThan(SlowCommitThreshold, TimeSpan.Zero, nameof(SlowCommitThreshold));
         return new StorageOptions
         {
             Durability = Durability,
             PageSize = PageSize,
             CacheBudgetBytes = CacheBudgetBytes,
             WalCheckpointThresholdBytes = WalCheckpointThresholdBytes,
+            Logger = Logger,
+            SlowCommitThreshold = SlowCommitThreshold,
             ReadOnly = ReadOnly,
         };
     }

@@ -15,7 +15,7 @@ namespace BLite.Core.Transactions;
 /// a reference kept past the call finds it disposed, or on another thread, and throws rather than
 /// read the later snapshot it may since have been re-armed with.
 /// </remarks>
-public sealed class ReadTransaction : IPageReader, IDisposable
+internal sealed class ReadTransaction : IPageReader, IDisposable
 {
     [ThreadStatic]
     private static ReadTransaction? t_spare;

@@ -1,10 +1,12 @@
 using System.Buffers;
+using System.Diagnostics;
+using BLite.Core.Diagnostics;
 using BLite.Core.Storage;
 using BLite.Core.Storage.Paging;
 
 namespace BLite.Core.Transactions;
 
-public sealed partial class WriteTransaction
+internal sealed partial class WriteTransaction
 {
     /// <summary>
     /// Makes every change durable (per the engine's <see cref="Durability"/>) and visible to new
@@ -21,6 +23,7 @@ public sealed partial class WriteTransaction
     // already completed when Commit reads its result.
     private async ValueTask CommitCore(bool synchronous, CancellationToken cancellationToken)
     {
+        var started = Stopwatch.GetTimestamp();
         var lsn = AppendToLog(out var checkpointDue);
         try
         {
@@ -42,6 +45,7 @@ public sealed partial class WriteTransaction
             }
 
             _state = TransactionState.Committed;
+            _engine.RecordCommit(started);
         }
         catch
         {

@@ -9,7 +9,7 @@ namespace BLite.Core.Transactions;
 /// Commit) throws them away and leaves no trace. It is not tied to a thread: it may be committed
 /// on another thread after an await. It is not safe for concurrent use by several threads.
 /// </summary>
-public sealed partial class WriteTransaction : IPageWriter, IDisposable
+internal sealed partial class WriteTransaction : IPageWriter, IDisposable
 {
     private readonly StorageEngine _engine;
     private readonly long _snapshot;

@@ -218,7 +218,7 @@ internal sealed partial class MapperEmitter
         w.Close();
         w.Close();
         w.Line();
-        w.Open("public bool TryReadField(global::System.ReadOnlySpan<byte> document, string memberPath, out global::BLite.Bson.BsonValue value)");
+        w.Open("public bool TryReadField(global::System.ReadOnlySpan<byte> document, string memberPath, out global::BLite.BsonValue value)");
         w.Open("if (TryGetField(memberPath, out var field))");
         w.Line("return field.TryReadValue(document, _fieldDictionary, out value);");
         w.Close();

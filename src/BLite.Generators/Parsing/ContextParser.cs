@@ -21,14 +21,15 @@ internal static class ContextParser
     public static ContextResult? Parse(GeneratorSyntaxContext context, CancellationToken cancellationToken)
     {
         var declaration = (ClassDeclarationSyntax)context.Node;
-        if (context.SemanticModel.GetDeclaredSymbol(declaration, cancellationToken) is not INamedTypeSymbol type
+        var known = KnownTypes.For(context.SemanticModel.Compilation);
+        if (known.DbContext is null
+            || context.SemanticModel.GetDeclaredSymbol(declaration, cancellationToken) is not INamedTypeSymbol type
             || type.IsAbstract)
         {
             return null;
         }
 
-        var known = new KnownTypes(context.SemanticModel.Compilation);
-        if (known.DbContext is null || !DerivesFrom(type, known.DbContext)
+        if (!DerivesFrom(type, known.DbContext)
             || type.DeclaringSyntaxReferences[0].GetSyntax(cancellationToken) != declaration)
         {
             return null;
@@ -80,16 +81,19 @@ internal static class ContextParser
                 continue;
             }
 
-            if (namesInUse.TryGetValue(mapper.CollectionName, out var otherProperty))
+            // As EF Core names a table after its DbSet property, a collection is named after its
+            // context property unless the document type names it with [BLiteDocument("name")].
+            var collectionName = MapperParser.ExplicitCollectionNameFor(documentType, known) ?? property.Name;
+            if (namesInUse.TryGetValue(collectionName, out var otherProperty))
             {
-                diagnostics.Add(DiagnosticInfo.Create(DiagnosticDescriptors.DuplicateCollectionName, location, mapper.CollectionName, otherProperty, property.Name, type.Name));
+                diagnostics.Add(DiagnosticInfo.Create(DiagnosticDescriptors.DuplicateCollectionName, location, collectionName, otherProperty, property.Name, type.Name));
                 failed = true;
                 continue;
             }
 
-            namesInUse.Add(mapper.CollectionName, property.Name);
+            namesInUse.Add(collectionName, property.Name);
             mappers.Add(mapper);
-            collections.Add(new CollectionSpec(TypeNames.Identifier(property.Name), mapper.CollectionName, mapper.MapperFullName, mapper.IdTypeName, mapper.DocumentTypeName, mapper.IdConverted));
+            collections.Add(new CollectionSpec(TypeNames.Identifier(property.Name), collectionName, mapper.MapperFullName, mapper.IdTypeName, mapper.DocumentTypeName, mapper.IdConverted));
         }
 
         var spec = failed ? null : new ContextSpec(

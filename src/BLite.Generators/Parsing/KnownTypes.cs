@@ -1,12 +1,20 @@
 using BLite.Bson.Mapping;
+using System.Runtime.CompilerServices;
 using Microsoft.CodeAnalysis;
 
 namespace BLite.Generators.Parsing;
 
-/// <summary>The symbols the parser compares against, resolved once per transform from the compilation.</summary>
+/// <summary>
+/// The symbols the parser compares against, resolved once per compilation (<see cref="For"/>) and
+/// shared by every transform of that compilation, instead of about 27 lookups per candidate type.
+/// The table holds symbols, so it never enters a pipeline model: transforms read it and emit
+/// equatable specs only.
+/// </summary>
 internal sealed class KnownTypes
 {
-    public KnownTypes(Compilation compilation)
+    private static readonly ConditionalWeakTable<Compilation, KnownTypes> Cache = new();
+
+    private KnownTypes(Compilation compilation)
     {
         Assembly = compilation.Assembly;
         ObjectId = compilation.GetTypeByMetadataName(MappingConventions.ObjectIdType);
@@ -37,6 +45,9 @@ internal sealed class KnownTypes
         DocumentRef = compilation.GetTypeByMetadataName("BLite.DocumentRef`2");
         SetsRequiredMembersAttribute = compilation.GetTypeByMetadataName("System.Diagnostics.CodeAnalysis.SetsRequiredMembersAttribute");
     }
+
+    /// <summary>The table of <paramref name="compilation"/>, built on first use and kept while the compilation lives.</summary>
+    public static KnownTypes For(Compilation compilation) => Cache.GetValue(compilation, static c => new KnownTypes(c));
 
     /// <summary>The assembly the generated code is compiled into.</summary>
     public IAssemblySymbol Assembly { get; }

@@ -53,15 +53,14 @@ internal sealed partial class MapperParser
     }
 
     /// <summary>The [BLiteDocument] collection name, or the type name.</summary>
-    public static string CollectionNameFor(INamedTypeSymbol documentType, KnownTypes known)
+    public static string CollectionNameFor(INamedTypeSymbol documentType, KnownTypes known) =>
+        ExplicitCollectionNameFor(documentType, known) ?? documentType.Name;
+
+    /// <summary>The collection name given by [BLiteDocument("name")], or null.</summary>
+    public static string? ExplicitCollectionNameFor(INamedTypeSymbol documentType, KnownTypes known)
     {
         var attribute = KnownTypes.FindAttribute(documentType, known.DocumentAttribute);
-        if (attribute is { ConstructorArguments.Length: 1 } && attribute.ConstructorArguments[0].Value is string { Length: > 0 } name)
-        {
-            return name;
-        }
-
-        return documentType.Name;
+        return attribute is { ConstructorArguments.Length: 1 } && attribute.ConstructorArguments[0].Value is string { Length: > 0 } name ? name : null;
     }
 
     private MapperSpec? ParseDocument(INamedTypeSymbol documentType)

@@ -42,10 +42,15 @@ public sealed partial class DocumentCollection<TId, T>
         return _context.ReadAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key.Span), cancellationToken);
     }
 
-    public Task<List<T>> FindAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
+    /// <summary>
+    /// The documents matching <paramref name="predicate"/>, streamed like <see cref="Find"/>
+    /// (<c>await foreach</c>; <c>.ToListAsync()</c> for a list). Inside a transaction the matches
+    /// are read under it before the first is returned.
+    /// </summary>
+    public IAsyncEnumerable<T> FindAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(predicate);
-        return Query().Where(predicate).ToListAsync(cancellationToken);
+        return AsyncStreams.Bind(Query().Where(predicate).AsAsyncEnumerable(), cancellationToken);
     }
 
     public Task<T?> FindOneAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
@@ -54,7 +59,9 @@ public sealed partial class DocumentCollection<TId, T>
         return Query().FirstOrDefaultAsync(predicate, cancellationToken);
     }
 
-    public Task<List<T>> FindAllAsync(CancellationToken cancellationToken = default) => Query().ToListAsync(cancellationToken);
+    /// <summary>Every document in _id order, streamed like <see cref="FindAll"/>.</summary>
+    public IAsyncEnumerable<T> FindAllAsync(CancellationToken cancellationToken = default) =>
+        AsyncStreams.Bind(Query().AsAsyncEnumerable(), cancellationToken);
 
     public async Task<int> CountAsync(CancellationToken cancellationToken = default) =>
         checked((int)await LongCountAsync(cancellationToken).ConfigureAwait(false));

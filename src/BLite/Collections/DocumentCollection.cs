@@ -50,7 +50,7 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     internal override Type IdType => typeof(TId);
 
     /// <summary>The raw-bytes collection underneath.</summary>
-    public RawCollection Documents => _documents ??= _context.Database.GetRawCollection(Name);
+    internal RawCollection Documents => _documents ??= _context.Engine.GetRawCollection(Name);
 
     internal DocumentDbContext Context => _context;
 

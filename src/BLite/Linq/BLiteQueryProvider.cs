@@ -111,7 +111,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
             : plan;
     }
 
-    private async Task<List<object?>> Fetch(TranslatedQuery translated, Bson.BsonValue[] parameters, CancellationToken cancellationToken)
+    private async Task<List<object?>> Fetch(TranslatedQuery translated, BsonValue[] parameters, CancellationToken cancellationToken)
     {
         var rows = new List<object?>();
         await foreach (var row in FetchEach(translated, parameters, cancellationToken).ConfigureAwait(false))
@@ -123,7 +123,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     }
 
     /// <summary>Documents, or rows of stored fields when the query's projection is pushed down.</summary>
-    private async IAsyncEnumerable<object?> FetchEach(TranslatedQuery translated, Bson.BsonValue[] parameters, [EnumeratorCancellation] CancellationToken cancellationToken)
+    private async IAsyncEnumerable<object?> FetchEach(TranslatedQuery translated, BsonValue[] parameters, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         if (QueryExecutor.UsesProjection(_source, translated))
         {

@@ -1,6 +1,8 @@
 using System.Linq.Expressions;
 
-namespace BLite.Linq;
+using BLite.Linq;
+
+namespace BLite;
 
 /// <summary>
 /// Async terminals for BLite queries. Each builds the same expression the synchronous operator

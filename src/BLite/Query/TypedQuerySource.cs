@@ -113,7 +113,7 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
 
     private IEnumerable<BsonValue[]> StreamFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
     {
-        using var read = _collection.Context.Database.BeginRead();
+        using var read = _collection.Context.Engine.BeginRead();
         foreach (var row in ReadFields(read, query, parameters, values))
         {
             yield return row;
@@ -151,7 +151,7 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
 
     private IEnumerable<T> Stream(DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {
-        using var read = _collection.Context.Database.BeginRead();
+        using var read = _collection.Context.Engine.BeginRead();
         foreach (var document in CollectionQuerySource.Execute(_collection.Documents, read, query, parameters, _plans))
         {
             yield return _collection.Deserialize(document.Span);

@@ -1,7 +1,10 @@
+using System.Runtime.CompilerServices;
 using BLite.Bson;
+using BLite.Core.Query;
+using BLite.Linq;
 using BLite.Query;
 
-namespace BLite.Schemaless;
+namespace BLite;
 
 // Writes wait for the writer slot and the commit's flush without blocking a thread; reads run on
 // the page cache. Transaction rules are those of the synchronous operations.
@@ -31,11 +34,14 @@ public sealed partial class BsonDocumentCollection
     public Task<BsonDocument?> FindByIdAsync(BsonValue id, CancellationToken cancellationToken = default) =>
         _context.ReadAsync((Collection, id), static (pages, s) => s.Collection.FindById(pages, s.id), cancellationToken);
 
-    /// <summary>Documents matching the JSON filter, read into a list.</summary>
-    public Task<List<BsonDocument>> FindAsync(string jsonFilter, CancellationToken cancellationToken = default)
+    /// <summary>
+    /// Documents matching the JSON filter, streamed like <see cref="Find(string)"/>
+    /// (<c>await foreach</c>; <c>.ToListAsync()</c> for a list).
+    /// </summary>
+    public IAsyncEnumerable<BsonDocument> FindAsync(string jsonFilter, CancellationToken cancellationToken = default)
     {
         var query = Parse(jsonFilter);
-        return _context.ReadAsync((Collection: this, Query: query), static (pages, s) => s.Collection.Materialize(pages, s.Query), cancellationToken);
+        return AsyncStreams.Bind(StreamAsync(query), cancellationToken);
     }
 
     public async Task<int> CountAsync(CancellationToken cancellationToken = default) =>
@@ -57,5 +63,25 @@ public sealed partial class BsonDocumentCollection
     {
         var query = Parse(jsonFilter);
         return _context.WriteAsync((Collection, query), static (pages, s) => DeleteMatching(pages, s.Collection, s.query), cancellationToken);
+    }
+
+    private async IAsyncEnumerable<BsonDocument> StreamAsync(DocumentQuery query, [EnumeratorCancellation] CancellationToken cancellationToken = default)
+    {
+        if (_context.CurrentTransaction is { } transaction)
+        {
+            var matches = await transaction.RunAsync((Collection: this, Query: query), static (pages, s) => s.Collection.Materialize(pages, s.Query), cancellationToken).ConfigureAwait(false);
+            foreach (var document in matches)
+            {
+                yield return document;
+            }
+
+            yield break;
+        }
+
+        foreach (var document in Stream(query))
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            yield return document;
+        }
     }
 }

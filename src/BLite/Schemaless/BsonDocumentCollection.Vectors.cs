@@ -3,7 +3,7 @@ using BLite.Core.Storage;
 using BLite.Core.Vectors;
 using BLite.Linq;
 
-namespace BLite.Schemaless;
+namespace BLite;
 
 public sealed partial class BsonDocumentCollection
 {

@@ -4,11 +4,11 @@ using BLite.Core.Query;
 using BLite.Core.Storage;
 using BLite.Query;
 
-namespace BLite.Schemaless;
+namespace BLite;
 
 /// <summary>
 /// A schemaless collection of <see cref="BsonDocument"/>s, from
-/// <see cref="DocumentDbContext.GetCollection"/>. Same transaction rules as the typed
+/// <see cref="DatabaseFacade.GetCollection"/>. Same transaction rules as the typed
 /// collections; queries are MongoDB-style JSON filters (<c>{ "status": "shipped", "total": { "$gt": 100 } }</c>)
 /// planned with the same planner. A document inserted without <c>_id</c> gets a new ObjectId.
 /// </summary>
@@ -24,8 +24,7 @@ public sealed partial class BsonDocumentCollection
 
     public string Name => Collection.Name;
 
-    /// <summary>The engine-level collection underneath (explicit-transaction overloads, index range scans).</summary>
-    public TransactionalBsonCollection Collection { get; }
+    internal TransactionalBsonCollection Collection { get; }
 
     private BsonFieldDictionary Fields => _context.FieldDictionary;
 
@@ -187,7 +186,7 @@ public sealed partial class BsonDocumentCollection
 
     private IEnumerable<BsonDocument> Stream(DocumentQuery query)
     {
-        using var read = _context.Database.BeginRead();
+        using var read = _context.Engine.BeginRead();
         foreach (var bytes in CollectionQuerySource.Execute(Collection.Documents, read, query, []))
         {
             yield return BsonDocument.FromBytes(bytes.Span, Fields);

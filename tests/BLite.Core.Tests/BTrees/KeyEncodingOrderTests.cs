@@ -157,9 +157,9 @@ public sealed class KeyEncodingOrderTests
     public void Bson_ObjectIds_order_like_their_CompareTo_and_encode_like_their_bytes()
     {
         var random = new Random(110);
-        var values = new List<Bson.ObjectId> { Bson.ObjectId.Empty };
+        var values = new List<ObjectId> { ObjectId.Empty };
         for (var i = 0; i < RandomCount; i++)
-            values.Add(Bson.ObjectId.Create((uint)random.Next(), (ulong)random.NextInt64(0, 1L << 40), (uint)random.Next(0, 1 << 24)));
+            values.Add(ObjectId.Create((uint)random.Next(), (ulong)random.NextInt64(0, 1L << 40), (uint)random.Next(0, 1 << 24)));
 
         AssertOrderPreserved(values, (a, b) => a.CompareTo(b), v => TestKeys.Encode((ref KeyWriter w) => w.WriteObjectId(v)));
         var id = values[^1];

@@ -10,9 +10,9 @@ public sealed class ContextTests
     {
         var context = new ShopContext();
 
-        Assert.Equal("Customer", context.Customers.Name);
+        Assert.Equal("Customers", context.Customers.Name);
         Assert.Equal("books", context.Books.Name);
-        Assert.Equal("Shelter", context.Shelters.Name);
+        Assert.Equal("Shelters", context.Shelters.Name);
         Assert.IsType<CustomerDocumentMapper>(context.Customers.Mapper);
     }
 
@@ -22,8 +22,8 @@ public sealed class ContextTests
         var context = new CatalogContext();
 
         Assert.NotNull(context.Customers);
-        Assert.Equal("Category", context.Categories.Name);
-        Assert.Equal("Shipment", context.Shipments.Name);
+        Assert.Equal("Categories", context.Categories.Name);
+        Assert.Equal("Shipments", context.Shipments.Name);
     }
 
     [Fact]

@@ -50,9 +50,9 @@ public sealed class CustomIdTests : IDisposable
         db.Orders.Insert(new TypedOrder { Id = new OrderId(key), Status = "x" });
         db.Customers.Insert(new Customer { Id = new CustomerCode("C-1"), Name = "Ada" });
 
-        var order = Assert.Single(db.GetCollection("TypedOrder").FindAll());
+        var order = Assert.Single(db.Database.GetCollection("Orders").FindAll());
         Assert.Equal(key, order["_id"].AsGuid);
-        var customer = Assert.Single(db.GetCollection("Customer").FindAll());
+        var customer = Assert.Single(db.Database.GetCollection("Customers").FindAll());
         Assert.Equal("C-1", customer["_id"].AsString);
     }
 

@@ -108,7 +108,7 @@ public sealed class ModelChangeTests : IDisposable
             Assert.Equal("unknown", old.Email);
 
             Assert.Equal(["by_email", "ix_Name"], IndexNames(v2, "people"));
-            Assert.Equal(["Note", "people"], v2.Database.GetCollectionNames());
+            Assert.Equal(["Notes", "people"], v2.Database.GetCollectionNames());
             old.Email = "ada@example.com";
             v2.People.Update(old);
             v2.People.Insert(new PersonV2 { Name = "Grace", Email = "grace@example.com" });
@@ -141,8 +141,8 @@ public sealed class ModelChangeTests : IDisposable
 
     private static List<string> IndexNames(DocumentDbContext context, string collection)
     {
-        using var read = context.Database.BeginRead();
-        return context.Database.GetRawCollection(collection).GetIndexes(read).Select(i => i.Name).Order(StringComparer.Ordinal).ToList();
+        using var read = context.Engine.BeginRead();
+        return context.Engine.GetRawCollection(collection).GetIndexes(read).Select(i => i.Name).Order(StringComparer.Ordinal).ToList();
     }
 
     [Fact]

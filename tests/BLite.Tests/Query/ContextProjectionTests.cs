@@ -71,8 +71,8 @@ public sealed class ContextProjectionTests : IDisposable
             Assert.Equal(new { order.Status, order.Total, Mail = order.Customer.Email.ToUpperInvariant() }, card.FindById(order.Id));
         }
 
-        Assert.Null(card.FindById(Bson.ObjectId.NewObjectId()));
-        Assert.False(_shop.Orders.Project(o => o.Total).TryFindById(Bson.ObjectId.NewObjectId(), out var missing));
+        Assert.Null(card.FindById(ObjectId.NewObjectId()));
+        Assert.False(_shop.Orders.Project(o => o.Total).TryFindById(ObjectId.NewObjectId(), out var missing));
         Assert.Equal(0m, missing);
         var error = Assert.Throws<NotSupportedException>(() => _shop.Orders.Project(o => new { o.Id, o.Lines }));
         Assert.Contains("cannot be read from stored fields", error.Message);

@@ -47,7 +47,7 @@ public sealed class ContextQueryTests : IDisposable
         Assert.Empty(orders.Where(o => o.Id == id).Skip(1).ToList());
         Assert.Empty(orders.Where(o => o.Id == id).Take(0).ToList());
         Assert.Empty(orders.Where(o => o.Id == id && o.Status != order.Status).ToList());
-        Assert.Empty(orders.Where(o => o.Id == Bson.ObjectId.NewObjectId()).ToList());
+        Assert.Empty(orders.Where(o => o.Id == ObjectId.NewObjectId()).ToList());
         Assert.Equal([order.OrderNumber], orders.Where(o => o.Id == id && o.Total == order.Total).Select(o => o.OrderNumber).ToList());
     }
 

@@ -42,7 +42,7 @@ public sealed class QueryPlanCacheTests : IDisposable
     [Fact]
     public void Creating_and_dropping_an_index_while_a_query_of_the_shape_is_open_replans_and_keeps_results_right()
     {
-        var raw = _db.GetCollection("orders");
+        var raw = _db.Database.GetCollection(_db.Orders.Name);
         Assert.StartsWith("COLLSCAN", ByNumber("ORD-00001").Explain(), StringComparison.Ordinal);
         for (var round = 0; round < 6; round++)
         {

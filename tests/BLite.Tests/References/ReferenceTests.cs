@@ -48,10 +48,10 @@ public sealed class ReferenceTests : IDisposable
     [Fact]
     public void A_reference_is_stored_as_the_referenced_id_alone()
     {
-        var stored = _db.GetCollection("Purchase").FindById(_purchases[0].Id)!;
+        var stored = _db.Database.GetCollection(_db.Purchases.Name).FindById(_purchases[0].Id)!;
         Assert.Equal(BsonType.ObjectId, stored["Client"].Type);
         Assert.Equal(_clients[0].Id, stored["Client"].AsObjectId);
-        Assert.True(_db.GetCollection("Purchase").FindById(_purchases[9].Id)!["Client"].IsNull);
+        Assert.True(_db.Database.GetCollection(_db.Purchases.Name).FindById(_purchases[9].Id)!["Client"].IsNull);
 
         var read = _db.Purchases.FindById(_purchases[0].Id)!;
         Assert.Equal(_clients[0].Id, read.Client!.Id);
@@ -145,7 +145,7 @@ public sealed class ReferenceTests : IDisposable
 
         var error = Assert.Throws<BLiteDanglingReferenceException>(() =>
             _db.Purchases.Query().Include(p => p.Client, MissingReference.Throw).ToList());
-        Assert.Equal("Client", error.Collection);
+        Assert.Equal(_db.Clients.Name, error.Collection);
         Assert.Equal(_clients[2].Id, error.Id);
         Assert.Contains(_clients[2].Id.ToString(), error.Message, StringComparison.Ordinal);
 
@@ -167,7 +167,7 @@ public sealed class ReferenceTests : IDisposable
     [Fact]
     public void A_stored_reference_of_the_wrong_BSON_type_fails_to_decode_naming_the_member()
     {
-        var raw = _db.GetCollection("Purchase");
+        var raw = _db.Database.GetCollection(_db.Purchases.Name);
         var id = ObjectId.NewObjectId();
         raw.Insert(new BsonDocument { ["_id"] = id, ["Number"] = "X", ["Total"] = 1m, ["Client"] = "not-an-id" });
 

@@ -21,7 +21,7 @@ public sealed class BsonDocumentCollectionAsyncTests : IDisposable
     [Fact]
     public async Task Async_schemaless_operations_match_the_synchronous_ones()
     {
-        var events = _db.GetCollection("events");
+        var events = _db.Database.GetCollection("events");
         var doc = BsonDocument.Parse("""{ "kind": "info", "n": 1 }""");
 
         var id = await events.InsertAsync(doc);
@@ -30,7 +30,7 @@ public sealed class BsonDocumentCollectionAsyncTests : IDisposable
         doc["n"] = 5;
         Assert.True(await events.UpdateAsync(doc));
         Assert.False(await events.UpsertAsync(doc));
-        Assert.Equal(5, (await events.FindAsync("""{ "kind": "info" }""")).Single()["n"].AsInt32);
+        Assert.Equal(5, (await events.FindAsync("""{ "kind": "info" }""").ToListAsync()).Single()["n"].AsInt32);
         Assert.Equal(2, await events.CountAsync());
         Assert.Equal(1, await events.CountAsync("""{ "n": { "$lte": 2 } }"""));
         Assert.Equal(1, await events.DeleteManyAsync("""{ "kind": "error" }"""));

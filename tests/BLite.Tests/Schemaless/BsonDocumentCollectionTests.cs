@@ -27,7 +27,7 @@ public sealed class BsonDocumentCollectionTests : IDisposable
     [Fact]
     public void Crud_on_a_schemaless_collection()
     {
-        var events = _db.GetCollection("events");
+        var events = _db.Database.GetCollection("events");
         var doc = BsonDocument.Parse("""{ "kind": "info", "n": 1 }""");
 
         var id = events.Insert(doc);
@@ -48,7 +48,7 @@ public sealed class BsonDocumentCollectionTests : IDisposable
     [Fact]
     public void Json_filters_find_count_and_delete_the_same_documents_as_a_scan()
     {
-        var events = _db.GetCollection("events");
+        var events = _db.Database.GetCollection("events");
         var all = Events(30);
         Assert.Equal(30, events.InsertMany(all));
         events.EnsureIndex("by_kind", "kind");
@@ -69,7 +69,7 @@ public sealed class BsonDocumentCollectionTests : IDisposable
     [Fact]
     public void Schemaless_writes_join_the_context_transaction()
     {
-        var events = _db.GetCollection("events");
+        var events = _db.Database.GetCollection("events");
         using (_db.BeginTransaction())
         {
             events.InsertMany(Events(3));
@@ -84,7 +84,7 @@ public sealed class BsonDocumentCollectionTests : IDisposable
     [Fact]
     public void A_malformed_json_filter_is_refused_with_a_clear_error()
     {
-        var events = _db.GetCollection("events");
+        var events = _db.Database.GetCollection("events");
 
         var error = Assert.ThrowsAny<Exception>(() => events.Find("""{ "n": { "$bogus": 1 } }""").ToList());
 
@@ -94,7 +94,7 @@ public sealed class BsonDocumentCollectionTests : IDisposable
     [Fact]
     public void A_unique_schemaless_index_refuses_duplicates()
     {
-        var events = _db.GetCollection("events");
+        var events = _db.Database.GetCollection("events");
         events.EnsureIndex("by_n", "n", unique: true);
         events.Insert(BsonDocument.Parse("""{ "n": 1 }"""));
 

@@ -20,7 +20,7 @@ public sealed class BsonDocumentVectorSearchTests : IDisposable
     [Fact]
     public void A_json_vector_search_returns_the_nearest_matching_documents_with_distances()
     {
-        var items = _db.GetCollection("items");
+        var items = _db.Database.GetCollection("items");
         items.EnsureVectorIndex("by_embedding", "embedding", dimensions: 2, VectorMetric.Cosine);
         items.InsertMany(Enumerable.Range(0, 36).Select(i => new BsonDocument
         {

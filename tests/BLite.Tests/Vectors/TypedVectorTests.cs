@@ -43,8 +43,8 @@ public sealed class TypedVectorTests
             var stored = db.Notes.FindById(2)!;
             Assert.Equal(notes[1].Embedding, stored.Embedding);
             Assert.Equal(notes[1].Thumbnail.ToArray(), stored.Thumbnail.ToArray());
-            using var read = db.Database.BeginRead();
-            var raw = db.Database.GetCollection(db.Notes.Name).FindById(read, 2)!;
+            using var read = db.Engine.BeginRead();
+            var raw = db.Engine.GetCollection(db.Notes.Name).FindById(read, 2)!;
             Assert.Equal(BsonBinarySubtype.Vector, raw["Embedding"].BinarySubtype);
             Assert.Equal(BsonVector.Float32DType, raw["Embedding"].AsBinary[0]);
             Assert.Equal(notes[1].Embedding, BsonVector.ToFloat32Array(raw["Embedding"].AsBinary));
@@ -56,7 +56,7 @@ public sealed class TypedVectorTests
     {
         using var db = new NotesContext(DocumentDbContextOptions.ForMemory());
         // The earlier layout of a float[] member: a BSON array of doubles.
-        db.GetCollection(db.Notes.Name).Insert(new BsonDocument
+        db.Database.GetCollection(db.Notes.Name).Insert(new BsonDocument
         {
             { "_id", 7 },
             { "Title", "old" },
@@ -67,8 +67,8 @@ public sealed class TypedVectorTests
 
         Assert.Equal(new[] { 1.5f, -2.25f, 0f }, note.Thumbnail.ToArray());
         db.Notes.Update(note);
-        using var read = db.Database.BeginRead();
-        var rewritten = db.Database.GetCollection(db.Notes.Name).FindById(read, 7)!;
+        using var read = db.Engine.BeginRead();
+        var rewritten = db.Engine.GetCollection(db.Notes.Name).FindById(read, 7)!;
         Assert.Equal(BsonBinarySubtype.Vector, rewritten["Thumbnail"].BinarySubtype);
     }
 

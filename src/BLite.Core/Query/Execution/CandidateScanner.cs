@@ -21,6 +21,9 @@ internal sealed class CandidateScanner
     private int _runIndex = -1;
     private DocumentCursor? _cursor;
 
+    /// <summary>The collection scanned.</summary>
+    public RawCollection Collection => _collection;
+
     public CandidateScanner(RawCollection collection, IPageReader pages, string? indexName, IReadOnlyList<ScanRun> runs, bool descending, bool deduplicate)
     {
         _collection = collection;

@@ -17,6 +17,7 @@ internal static partial class PlanExecutor
         entries.Sort(comparer);
         for (var i = execution.Skip; i < entries.Count && i - execution.Skip < execution.Take; i++)
         {
+            execution.Scanner.Collection.CountRead(found: true);
             yield return entries[(int)i].Document;
         }
     }

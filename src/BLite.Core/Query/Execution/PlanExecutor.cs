@@ -1,3 +1,4 @@
+using BLite.Core.Diagnostics;
 using BLite.Bson;
 using BLite.Core.Collections;
 using BLite.Core.Storage;
@@ -125,6 +126,11 @@ internal static partial class PlanExecutor
         var descending = orderComponent >= 0 ? query.Sort[0].Descending : scanned.Descending;
         var indexName = scanned.Index is null || scanned.Index.IsPrimaryKey ? null : scanned.Index.Name;
         var scanner = new CandidateScanner(collection, pages, indexName, runs, descending, scanned.NeedsDeduplication || runs.Count > 1);
+        if (BLiteTelemetry.Queries.Enabled)
+        {
+            BLiteTelemetry.Queries.Add(1, [.. collection.TelemetryTags, new("blite.query.plan", scanned.IsFullScan ? "scan" : "index")]);
+        }
+
         return new Execution(query, fields, filter, scanner, skip, take, orderComponent, scanned.NeedsDeduplication);
     }
 
@@ -193,6 +199,7 @@ internal static partial class PlanExecutor
                 continue;
             }
 
+            execution.Scanner.Collection.CountRead(found: true);
             yield return document;
             if (++returned == execution.Take)
             {

@@ -21,50 +21,50 @@ public abstract class QueryFilter
 
     public static QueryFilter Eq(FieldPath path, FilterOperand value) => new ComparisonFilter(path, ComparisonOperator.Eq, value);
 
-    public static QueryFilter Eq(FieldPath path, Bson.BsonValue value) => Eq(path, FilterOperand.FromConstant(value));
+    public static QueryFilter Eq(FieldPath path, BsonValue value) => Eq(path, FilterOperand.FromConstant(value));
 
     public static QueryFilter Ne(FieldPath path, FilterOperand value) => new ComparisonFilter(path, ComparisonOperator.Ne, value);
 
-    public static QueryFilter Ne(FieldPath path, Bson.BsonValue value) => Ne(path, FilterOperand.FromConstant(value));
+    public static QueryFilter Ne(FieldPath path, BsonValue value) => Ne(path, FilterOperand.FromConstant(value));
 
     public static QueryFilter Gt(FieldPath path, FilterOperand value) => new ComparisonFilter(path, ComparisonOperator.Gt, value);
 
-    public static QueryFilter Gt(FieldPath path, Bson.BsonValue value) => Gt(path, FilterOperand.FromConstant(value));
+    public static QueryFilter Gt(FieldPath path, BsonValue value) => Gt(path, FilterOperand.FromConstant(value));
 
     public static QueryFilter Gte(FieldPath path, FilterOperand value) => new ComparisonFilter(path, ComparisonOperator.Gte, value);
 
-    public static QueryFilter Gte(FieldPath path, Bson.BsonValue value) => Gte(path, FilterOperand.FromConstant(value));
+    public static QueryFilter Gte(FieldPath path, BsonValue value) => Gte(path, FilterOperand.FromConstant(value));
 
     public static QueryFilter Lt(FieldPath path, FilterOperand value) => new ComparisonFilter(path, ComparisonOperator.Lt, value);
 
-    public static QueryFilter Lt(FieldPath path, Bson.BsonValue value) => Lt(path, FilterOperand.FromConstant(value));
+    public static QueryFilter Lt(FieldPath path, BsonValue value) => Lt(path, FilterOperand.FromConstant(value));
 
     public static QueryFilter Lte(FieldPath path, FilterOperand value) => new ComparisonFilter(path, ComparisonOperator.Lte, value);
 
-    public static QueryFilter Lte(FieldPath path, Bson.BsonValue value) => Lte(path, FilterOperand.FromConstant(value));
+    public static QueryFilter Lte(FieldPath path, BsonValue value) => Lte(path, FilterOperand.FromConstant(value));
 
     /// <summary>Matches when the path reaches a value equal to one of the array's items.</summary>
     public static QueryFilter In(FieldPath path, FilterOperand values) => new InFilter(path, values, negated: false);
 
-    public static QueryFilter In(FieldPath path, Bson.BsonValue values) => In(path, FilterOperand.FromConstant(values));
+    public static QueryFilter In(FieldPath path, BsonValue values) => In(path, FilterOperand.FromConstant(values));
 
     public static QueryFilter Nin(FieldPath path, FilterOperand values) => new InFilter(path, values, negated: true);
 
-    public static QueryFilter Nin(FieldPath path, Bson.BsonValue values) => Nin(path, FilterOperand.FromConstant(values));
+    public static QueryFilter Nin(FieldPath path, BsonValue values) => Nin(path, FilterOperand.FromConstant(values));
 
     public static QueryFilter Exists(FieldPath path, bool exists = true) => new ExistsFilter(path, exists);
 
     public static QueryFilter StartsWith(FieldPath path, FilterOperand prefix) => new StringMatchFilter(path, StringMatchKind.StartsWith, prefix);
 
-    public static QueryFilter StartsWith(FieldPath path, Bson.BsonValue prefix) => StartsWith(path, FilterOperand.FromConstant(prefix));
+    public static QueryFilter StartsWith(FieldPath path, BsonValue prefix) => StartsWith(path, FilterOperand.FromConstant(prefix));
 
     public static QueryFilter EndsWith(FieldPath path, FilterOperand suffix) => new StringMatchFilter(path, StringMatchKind.EndsWith, suffix);
 
-    public static QueryFilter EndsWith(FieldPath path, Bson.BsonValue suffix) => EndsWith(path, FilterOperand.FromConstant(suffix));
+    public static QueryFilter EndsWith(FieldPath path, BsonValue suffix) => EndsWith(path, FilterOperand.FromConstant(suffix));
 
     public static QueryFilter Contains(FieldPath path, FilterOperand substring) => new StringMatchFilter(path, StringMatchKind.Contains, substring);
 
-    public static QueryFilter Contains(FieldPath path, Bson.BsonValue substring) => Contains(path, FilterOperand.FromConstant(substring));
+    public static QueryFilter Contains(FieldPath path, BsonValue substring) => Contains(path, FilterOperand.FromConstant(substring));
 
     public static QueryFilter ElemMatch(FieldPath path, QueryFilter elementFilter) => new ElemMatchFilter(path, elementFilter);
 

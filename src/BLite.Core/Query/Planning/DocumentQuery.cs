@@ -26,10 +26,10 @@ public sealed class DocumentQuery
     public FilterOperand? Take { get; }
 
     /// <summary>The number of documents to skip in this execution (0 when absent).</summary>
-    public long ResolveSkip(IReadOnlyList<Bson.BsonValue>? parameters) => ResolveLimit(Skip, parameters, 0, "Skip");
+    public long ResolveSkip(IReadOnlyList<BsonValue>? parameters) => ResolveLimit(Skip, parameters, 0, "Skip");
 
     /// <summary>The number of documents to return in this execution (<see cref="long.MaxValue"/> when absent).</summary>
-    public long ResolveTake(IReadOnlyList<Bson.BsonValue>? parameters) => ResolveLimit(Take, parameters, long.MaxValue, "Take");
+    public long ResolveTake(IReadOnlyList<BsonValue>? parameters) => ResolveLimit(Take, parameters, long.MaxValue, "Take");
 
     public override string ToString()
     {
@@ -52,7 +52,7 @@ public sealed class DocumentQuery
         return text;
     }
 
-    private static long ResolveLimit(FilterOperand? operand, IReadOnlyList<Bson.BsonValue>? parameters, long absent, string what)
+    private static long ResolveLimit(FilterOperand? operand, IReadOnlyList<BsonValue>? parameters, long absent, string what)
     {
         if (operand is not { } limit)
         {

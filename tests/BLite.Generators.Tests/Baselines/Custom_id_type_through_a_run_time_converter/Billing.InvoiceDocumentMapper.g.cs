@@ -67,7 +67,7 @@ internal sealed class InvoiceDocumentMapper : global::BLite.Bson.Mapping.IDocume
         }
     }
 
-    public bool TryReadField(global::System.ReadOnlySpan<byte> document, string memberPath, out global::BLite.Bson.BsonValue value)
+    public bool TryReadField(global::System.ReadOnlySpan<byte> document, string memberPath, out global::BLite.BsonValue value)
     {
         if (TryGetField(memberPath, out var field))
         {

@@ -11,7 +11,7 @@ partial class BillingContext
     {
         base.CreateCollections();
         this.Invoices = this.CreateCollection<global::Billing.InvoiceId, global::Billing.Invoice>(
-            "Invoice",
+            "Invoices",
             new global::Billing.InvoiceDocumentMapper(this.FieldDictionary, this.IdConverterFor<global::Billing.InvoiceId, global::Billing.Invoice>("Invoices")));
     }
 }

@@ -6,7 +6,7 @@ namespace Shop;
 
 /// <summary>Compile-time C-BSON mapper for <see cref="global::Shop.Order"/> and every type it reaches.</summary>
 [global::System.CodeDom.Compiler.GeneratedCode("BLite.Generators", "1.0.0")]
-internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::BLite.Bson.ObjectId, global::Shop.Order>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper
+internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::BLite.ObjectId, global::Shop.Order>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper
 {
     private readonly global::BLite.Bson.BsonFieldDictionary _fieldDictionary;
     private readonly global::BLite.Bson.Mapping.MappedField[] _fields;
@@ -75,13 +75,13 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
 
     public global::Shop.Order Deserialize(ref global::BLite.Bson.BsonSpanReader reader) => ReadOrder(ref reader);
 
-    public global::BLite.Bson.ObjectId GetId(global::Shop.Order document)
+    public global::BLite.ObjectId GetId(global::Shop.Order document)
     {
         global::System.ArgumentNullException.ThrowIfNull(document);
         return document.Id;
     }
 
-    public void SetId(global::Shop.Order document, global::BLite.Bson.ObjectId id)
+    public void SetId(global::Shop.Order document, global::BLite.ObjectId id)
     {
         global::System.ArgumentNullException.ThrowIfNull(document);
         document.Id = id;
@@ -107,7 +107,7 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
         }
     }
 
-    public bool TryReadField(global::System.ReadOnlySpan<byte> document, string memberPath, out global::BLite.Bson.BsonValue value)
+    public bool TryReadField(global::System.ReadOnlySpan<byte> document, string memberPath, out global::BLite.BsonValue value)
     {
         if (TryGetField(memberPath, out var field))
         {
@@ -276,7 +276,7 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
     private global::Shop.Order ReadOrder(ref global::BLite.Bson.BsonSpanReader reader)
     {
         reader.ReadDocumentStart();
-        global::BLite.Bson.ObjectId m0 = default!;
+        global::BLite.ObjectId m0 = default!;
         var has0 = false;
         string m1 = default!;
         var has1 = false;

@@ -10,8 +10,8 @@ partial class ShopContext
     protected override void CreateCollections()
     {
         base.CreateCollections();
-        this.Orders = this.CreateCollection<global::BLite.Bson.ObjectId, global::Shop.Order>(
-            "Order",
+        this.Orders = this.CreateCollection<global::BLite.ObjectId, global::Shop.Order>(
+            "Orders",
             new global::Shop.OrderDocumentMapper(this.FieldDictionary));
     }
 }

@@ -85,7 +85,7 @@ internal sealed class EnclosureDocumentMapper : global::BLite.Bson.Mapping.IDocu
         }
     }
 
-    public bool TryReadField(global::System.ReadOnlySpan<byte> document, string memberPath, out global::BLite.Bson.BsonValue value)
+    public bool TryReadField(global::System.ReadOnlySpan<byte> document, string memberPath, out global::BLite.BsonValue value)
     {
         if (TryGetField(memberPath, out var field))
         {

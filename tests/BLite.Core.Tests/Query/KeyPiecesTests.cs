@@ -1,10 +1,15 @@
 using BLite.Bson;
 using BLite.Core.BTrees;
+using BLite.Core.Collections;
 using BLite.Core.Query;
 
 namespace BLite.Core.Tests.Query;
 
-public class IndexKeyRangesTests
+/// <summary>
+/// The key pieces the executor scans for a value range (through <see cref="ScanRunBuilder"/>, as
+/// the executor does), checked against a one-field index held in a sorted list.
+/// </summary>
+public class KeyPiecesTests
 {
     private const int MaxKeySize = 512;
 
@@ -22,12 +27,17 @@ public class IndexKeyRangesTests
     }
 
     private static List<(byte[] Key, BsonValue Value)> FoundEntries(List<(byte[] Key, BsonValue Value)> index, IndexValueRange range) =>
-        IndexKeyRanges.Encode(range, MaxKeySize).SelectMany(r => index.Where(e => r.IsAboveLower(e.Key) && r.IsBelowUpper(e.Key))).ToList();
+        EntryRanges(range).SelectMany(r => index.Where(e => r.Contains(e.Key))).ToList();
 
     private static BsonValue[] Found(List<(byte[] Key, BsonValue Value)> index, IndexValueRange range) =>
-        IndexKeyRanges.Encode(range, MaxKeySize)
-            .SelectMany(r => index.Where(e => r.IsAboveLower(e.Key) && r.IsBelowUpper(e.Key)))
-            .Select(e => e.Value).ToArray();
+        FoundEntries(index, range).Select(e => e.Value).ToArray();
+
+    /// <summary>The index-entry ranges the executor scans for <paramref name="range"/>.</summary>
+    private static IEnumerable<KeyRange> EntryRanges(IndexValueRange range)
+    {
+        Assert.True(ScanRunBuilder.TryBuild([range], new BsonFieldDictionary(), out var runs));
+        return runs.Select(run => RawCollection.ToEntryRange(TransactionalBsonCollection.BuildRange(run.Lower, run.LowerInclusive, run.Upper, run.UpperInclusive)));
+    }
 
     private static bool Matches(BsonValue value, IndexValueRange range)
     {

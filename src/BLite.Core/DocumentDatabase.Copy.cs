@@ -1,31 +1,32 @@
 using BLite.Bson;
-using BLite.Cli.Output;
 using BLite.Core.Collections;
 using BLite.Core.Storage;
-using BLite.Core;
 
-namespace BLite.Cli.Database;
+namespace BLite.Core;
 
-/// <summary>
-/// Copies every collection, with its index definitions and documents, from one database snapshot
-/// into another database, in _id order. Used by <c>compact</c>: the copy is written densely, with
-/// no free pages and no half-empty pages left by deletions.
-/// </summary>
-internal static class DatabaseCopier
+internal sealed partial class DocumentDatabase
 {
-    private const int DocumentsPerTransaction = 10_000;
+    private const int DocumentsPerCopyTransaction = 10_000;
 
+    /// <summary>
+    /// Copies every collection, with its index definitions and documents, from
+    /// <paramref name="snapshot"/> of this database into <paramref name="target"/>, in _id order.
+    /// Used by backup and by the CLI's <c>compact</c>: the copy is written densely, with no free
+    /// pages and no half-empty pages left by deletions, and the snapshot never blocks this
+    /// database's writer.
+    /// </summary>
+    /// <param name="progress">Called with the running total after each copied document.</param>
     /// <returns>Documents copied per collection.</returns>
-    public static Dictionary<string, long> Copy(DocumentDatabase source, IPageReader snapshot, DocumentDatabase target, ProgressBar progress)
+    internal Dictionary<string, long> CopyTo(IPageReader snapshot, DocumentDatabase target, Action<long>? progress = null)
     {
         // With the same field ids on both sides a stored document is valid as is in the target and
         // is copied byte for byte; otherwise each one is decoded and re-encoded.
-        var sameFieldIds = AlignFieldIds(source.Fields, target.Fields);
+        var sameFieldIds = AlignFieldIds(Fields, target.Fields);
         var copied = new Dictionary<string, long>(StringComparer.Ordinal);
         long total = 0;
-        foreach (var name in source.GetCollectionNames(snapshot))
+        foreach (var name in GetCollectionNames(snapshot))
         {
-            var from = source.GetRawCollection(name);
+            var from = GetRawCollection(name);
             var to = target.GetRawCollection(name);
             var write = target.BeginWrite();
             try
@@ -41,12 +42,12 @@ internal static class DatabaseCopier
                     }
                     else
                     {
-                        to.Insert(write, BsonDocument.FromBytes(cursor.Document.Span, source.Fields).ToBytes(target.Fields));
+                        to.Insert(write, BsonDocument.FromBytes(cursor.Document.Span, Fields).ToBytes(target.Fields));
                     }
 
                     count++;
-                    progress.Report(++total);
-                    if (count % DocumentsPerTransaction == 0)
+                    progress?.Invoke(++total);
+                    if (count % DocumentsPerCopyTransaction == 0)
                     {
                         write.Commit();
                         write.Dispose();
