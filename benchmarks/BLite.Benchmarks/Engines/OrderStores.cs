@@ -1,4 +1,5 @@
 using BLite.Benchmarks.Engines.BLiteEngine;
+using BLite.Benchmarks.Engines.LiteDb;
 using BLite.Benchmarks.Engines.Sqlite;
 using BLite.Benchmarks.Engines.SystemTextJson;
 
@@ -7,15 +8,16 @@ namespace BLite.Benchmarks.Engines;
 /// <summary>Every engine and codec the comparison runs, in table order, BLite first.</summary>
 public static class OrderStores
 {
-    /// <summary>
-    /// LiteDB is absent: its package cannot be restored from this machine's package source,
-    /// and a stand-in would produce figures that mean nothing.
-    /// </summary>
-    public const string LiteDbAbsence = "LiteDB: not measured, the LiteDB package cannot be restored from this machine's package source.";
-
-    public static IReadOnlyList<IOrderStoreFactory> All { get; } = [new BLiteOrderStoreFactory(), new SqliteOrderStoreFactory()];
+    public static IReadOnlyList<IOrderStoreFactory> All { get; } = [new BLiteOrderStoreFactory(), new SqliteOrderStoreFactory(), new LiteDbOrderStoreFactory()];
 
     public static IReadOnlyList<Func<IOrderCodec>> Codecs { get; } = [() => new BLiteOrderCodec(), () => new SystemTextJsonOrderCodec()];
+
+    /// <summary>
+    /// The engines that offer <paramref name="durability"/>: LiteDB never fsyncs per commit, so it
+    /// has no row at <see cref="StoreDurability.FlushPerCommit"/>.
+    /// </summary>
+    public static IEnumerable<IOrderStoreFactory> Offering(StoreDurability durability) =>
+        All.Where(factory => durability != StoreDurability.FlushPerCommit || factory.Engine != LiteDbOrderStore.EngineName);
 
     public static IOrderStoreFactory Get(string engine)
     {

@@ -16,15 +16,24 @@ internal sealed class EngineAgreement
     private const int CheckedLookups = 16;
 
     private readonly Dictionary<string, (string Engine, string Answers)> _reference = [];
+    private readonly Dictionary<string, string> _referenceInMilliseconds = [];
 
     /// <summary>Throws when <paramref name="store"/> disagrees with the first store checked under the same <paramref name="check"/> name.</summary>
     public void Check(string check, IOrderStore store, ComparisonDataset data)
     {
-        var answers = Describe(store, data);
+        var millisecondsOnly = DatePrecision.KeepsMillisecondsOnly(store.Engine);
+        var answers = Describe(store, data, millisecondsOnly);
         if (!_reference.TryGetValue(check, out var reference))
         {
             _reference[check] = (store.Engine, answers);
+            _referenceInMilliseconds[check] = millisecondsOnly ? answers : Describe(store, data, millisecondsOnly: true);
             return;
+        }
+
+        if (millisecondsOnly)
+        {
+            // Compared at the precision this engine keeps: the reference's answers rounded the same way.
+            reference = (reference.Engine, _referenceInMilliseconds[check]);
         }
 
         if (reference.Answers != answers)
@@ -36,7 +45,7 @@ internal sealed class EngineAgreement
         }
     }
 
-    private static string Describe(IOrderStore store, ComparisonDataset data)
+    private static string Describe(IOrderStore store, ComparisonDataset data, bool millisecondsOnly)
     {
         var found = new List<CustomerOrder>();
         var scanned = store.FindByStatus(ComparisonDataset.ScannedStatus, found);
@@ -59,6 +68,11 @@ internal sealed class EngineAgreement
         for (var i = 0; i < CheckedLookups && i < data.LookupKeys.Length; i++)
         {
             var order = store.FindById(data.LookupKeys[i]);
+            if (order is not null && millisecondsOnly)
+            {
+                DatePrecision.TruncateToMilliseconds(order);
+            }
+
             text.Append(order is null ? "null" : JsonSerializer.Serialize(order, OrderJsonContext.Default.CustomerOrder)).Append('|');
         }
 

@@ -169,7 +169,7 @@ internal sealed partial class ManualRunner : IDisposable
         var stores = new DisposableList<IOrderStore>();
         try
         {
-            foreach (var factory in OrderStores.All)
+            foreach (var factory in OrderStores.Offering(durability))
             {
                 stores.Add(CreatePopulated(factory, durability, indexStatus));
             }
