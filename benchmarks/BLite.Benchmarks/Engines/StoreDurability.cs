@@ -3,7 +3,7 @@ namespace BLite.Benchmarks.Engines;
 /// <summary>
 /// What an acknowledged commit survives, matched across engines (DESIGN.md section 5):
 /// BLite Full / SQLite WAL + synchronous=FULL; BLite Normal / SQLite WAL + synchronous=NORMAL /
-/// LiteDB as shipped; BLite InMemory / SQLite :memory: / LiteDB on a MemoryStream.
+/// LiteDB on a file (as shipped); BLite InMemory / SQLite :memory: / LiteDB on a MemoryStream.
 /// </summary>
 public enum StoreDurability
 {
