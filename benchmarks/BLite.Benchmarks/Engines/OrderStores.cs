@@ -13,7 +13,7 @@ public static class OrderStores
     public static IReadOnlyList<Func<IOrderCodec>> Codecs { get; } = [() => new BLiteOrderCodec(), () => new SystemTextJsonOrderCodec()];
 
     /// <summary>
-    /// The engines that offer <paramref name="durability"/>: LiteDB never fsyncs per commit, so it
+    /// The engines that offer <paramref name="durability"/>: LiteDB has no durability setting, so it
     /// has no row at <see cref="StoreDurability.FlushPerCommit"/>.
     /// </summary>
     public static IEnumerable<IOrderStoreFactory> Offering(StoreDurability durability) =>

@@ -14,9 +14,10 @@ public sealed class LiteDbOrderStoreFactory : IOrderStoreFactory
 
 /// <summary>
 /// The LiteDB peer as its users set it up for speed: direct connection, the typed mapper with the
-/// workload's id registered as a string (its 24 hex digits), UTC dates. LiteDB as shipped hands
-/// commits to the OS and never fsyncs per commit, so it has no <see cref="StoreDurability.FlushPerCommit"/>
-/// level; in memory it runs on a <see cref="MemoryStream"/>. It keeps DateTime to the millisecond.
+/// workload's id registered as a string (its 24 hex digits), UTC dates. LiteDB offers no durability
+/// switch, so it runs as shipped at <see cref="StoreDurability.OsBuffered"/> and has no
+/// <see cref="StoreDurability.FlushPerCommit"/> row; in memory it runs on a <see cref="MemoryStream"/>.
+/// It keeps DateTime to the millisecond.
 /// </summary>
 public sealed class LiteDbOrderStore : IOrderStore
 {
@@ -31,7 +32,7 @@ public sealed class LiteDbOrderStore : IOrderStore
         ArgumentNullException.ThrowIfNull(options);
         if (options.Durability == StoreDurability.FlushPerCommit)
         {
-            throw new NotSupportedException("LiteDB never fsyncs per commit; it has no flush-per-commit level to compare.");
+            throw new NotSupportedException("LiteDB has no durability setting; it is compared as shipped (buffered) and in memory, not at flush per commit.");
         }
 
         Durability = options.Durability;
