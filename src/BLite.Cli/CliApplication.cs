@@ -25,6 +25,7 @@ internal static class CliApplication
         new CheckCommand(),
         new CheckpointCommand(),
         new CompactCommand(),
+        new UpgradeCommand(),
     ];
 
     public static int Run(string[] args, CommandContext context)

@@ -233,14 +233,14 @@ internal sealed partial class DocumentDatabase : IDisposable
         pagePayloadSize = snapshot.PagePayloadSize;
         try
         {
-            fields = BsonFieldDictionary.FromNames(CatalogStore.LoadFieldNames(snapshot, storage.Path));
+            fields = BsonFieldDictionary.FromNames(CatalogStore.LoadFieldNames(snapshot, storage.Path, storage.Options.ReadsSeparateNumberKeys));
         }
         catch (ArgumentException ex)
         {
             throw new BLiteCorruptionException(storage.Path, PageIds.Catalog, $"the persisted field names are inconsistent: {ex.Message}");
         }
 
-        var catalog = new CatalogStore(storage.Path, fields);
+        var catalog = new CatalogStore(storage.Path, fields, storage.Options.ReadsSeparateNumberKeys);
         catalog.Load(snapshot);
         return catalog;
     }

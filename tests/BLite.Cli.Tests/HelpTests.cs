@@ -2,7 +2,7 @@ namespace BLite.Cli.Tests;
 
 public class HelpTests
 {
-    private static readonly string[] _commands = ["info", "collections", "indexes", "stats", "find", "export", "import", "check", "checkpoint", "compact"];
+    private static readonly string[] _commands = ["info", "collections", "indexes", "stats", "find", "export", "import", "check", "checkpoint", "compact", "upgrade"];
 
     [Fact]
     public void Global_help_lists_every_command_and_the_exit_codes()

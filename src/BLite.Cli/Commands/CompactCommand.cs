@@ -31,19 +31,36 @@ internal sealed class CompactCommand : Command
     {
         var path = Path.GetFullPath(arguments.Positional(0)!);
         DatabaseFiles.EnsureExists(path);
-        var copyPath = path + ".compact";
+        var sizeBefore = DatabaseFiles.LengthOrZero(path) + DatabaseFiles.LengthOrZero(StorageEngine.WalPathFor(path));
+        RewriteSafely(path, Name, "compaction", "compacting", () => DatabaseFiles.OpenExisting(path), context);
+        var sizeAfter = DatabaseFiles.LengthOrZero(path);
+        var saved = sizeBefore == 0 ? 0 : 100.0 * (sizeBefore - sizeAfter) / sizeBefore;
+        context.Output.WriteLine($"compacted '{path}': {InfoCommand.Bytes(sizeBefore)} (file and WAL) -> {InfoCommand.Bytes(sizeAfter)} ({saved:0.#}% smaller)");
+        return ExitCodes.Ok;
+    }
+
+    /// <summary>
+    /// Copies the database at <paramref name="path"/> into PATH.<paramref name="command"/>,
+    /// verifies the copy, and renames it over the original. Until that rename the original is
+    /// untouched, and on any failure the copy is removed; shared by <c>compact</c> and
+    /// <c>upgrade</c>.
+    /// </summary>
+    /// <param name="openSource">Opens the original for writing (so it is locked and its WAL recovered).</param>
+    /// <param name="onCopied">Called with the running total after each copied document.</param>
+    internal static void RewriteSafely(string path, string command, string operation, string activity, Func<DocumentDatabase> openSource, CommandContext context, Action<long>? onCopied = null)
+    {
+        var copyPath = path + "." + command;
         var copyWalPath = StorageEngine.WalPathFor(copyPath);
         if (File.Exists(copyPath) || File.Exists(copyWalPath))
         {
-            throw new CommandException($"'{copyPath}' exists, perhaps left by an interrupted compaction; remove it and run compact again.");
+            throw new CommandException($"'{copyPath}' exists, perhaps left by an interrupted {operation}; remove it and run {command} again.");
         }
 
-        var sizeBefore = DatabaseFiles.LengthOrZero(path) + DatabaseFiles.LengthOrZero(StorageEngine.WalPathFor(path));
         try
         {
-            using (var source = DatabaseFiles.OpenExisting(path))
+            using (var source = openSource())
             {
-                WriteVerifiedCopy(source, copyPath, context);
+                WriteVerifiedCopy(source, copyPath, activity, context, onCopied);
             }
 
             // The original is closed (and so checkpointed: its WAL holds nothing the file lacks).
@@ -59,14 +76,9 @@ internal sealed class CompactCommand : Command
             DeleteQuietly(copyWalPath);
             throw;
         }
-
-        var sizeAfter = DatabaseFiles.LengthOrZero(path);
-        var saved = sizeBefore == 0 ? 0 : 100.0 * (sizeBefore - sizeAfter) / sizeBefore;
-        context.Output.WriteLine($"compacted '{path}': {InfoCommand.Bytes(sizeBefore)} (file and WAL) -> {InfoCommand.Bytes(sizeAfter)} ({saved:0.#}% smaller)");
-        return ExitCodes.Ok;
     }
 
-    private static void WriteVerifiedCopy(DocumentDatabase source, string copyPath, CommandContext context)
+    private static void WriteVerifiedCopy(DocumentDatabase source, string copyPath, string activity, CommandContext context, Action<long>? onCopied)
     {
         using var snapshot = source.BeginRead();
         long total = 0;
@@ -77,10 +89,14 @@ internal sealed class CompactCommand : Command
 
         Dictionary<string, long> copied;
         var options = new StorageOptions { PageSize = source.Storage.PageSize, Durability = Durability.Normal };
-        using (var progress = ProgressBar.Start(context, "compacting", total, "documents"))
+        using (var progress = ProgressBar.Start(context, activity, total, "documents"))
         using (var target = DocumentDatabase.Open(copyPath, options))
         {
-            copied = source.CopyTo(snapshot, target, progress.Report);
+            copied = source.CopyTo(snapshot, target, done =>
+            {
+                progress.Report(done);
+                onCopied?.Invoke(done);
+            });
             target.Checkpoint();
         }
 
@@ -89,7 +105,7 @@ internal sealed class CompactCommand : Command
             var report = check.Verify();
             if (!report.IsValid)
             {
-                throw new CommandException($"the compacted copy failed verification ({report.Issues[0]}); the original is unchanged.");
+                throw new CommandException($"the new copy failed verification ({report.Issues[0]}); the original is unchanged.");
             }
 
             using var read = check.BeginRead();
@@ -98,7 +114,7 @@ internal sealed class CompactCommand : Command
                 var stored = check.GetRawCollection(name).Count(read);
                 if (stored != count || count != source.GetRawCollection(name).Count(snapshot))
                 {
-                    throw new CommandException($"the compacted copy of '{name}' holds {stored} document(s) instead of {count}; the original is unchanged.");
+                    throw new CommandException($"the new copy of '{name}' holds {stored} document(s) instead of {count}; the original is unchanged.");
                 }
             }
         }

@@ -41,6 +41,13 @@ internal sealed class StorageOptions
     /// </summary>
     public bool ReadOnly { get; set; }
 
+    /// <summary>
+    /// Accept a catalog of format 1, whose number keys this BLite cannot compare. Only
+    /// <c>upgrade</c> sets it, and it only iterates such a database (scans in stored order, index
+    /// definitions, counts) to copy it into the current format.
+    /// </summary>
+    internal bool ReadsSeparateNumberKeys { get; set; }
+
     internal StorageOptions Validated()
     {
         if (ReadOnly && Durability == Durability.InMemory)
@@ -70,6 +77,7 @@ internal sealed class StorageOptions
             Logger = Logger,
             SlowCommitThreshold = SlowCommitThreshold,
             ReadOnly = ReadOnly,
+            ReadsSeparateNumberKeys = ReadsSeparateNumberKeys,
         };
     }
 }

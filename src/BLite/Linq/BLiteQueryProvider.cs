@@ -62,6 +62,19 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     {
         var (translated, values) = Prepare(expression);
         var parameters = translated.Bind(values, _source.FieldPaths as IQueryValueConverter);
+        if (QueryExecutor.HasInclude(translated))
+        {
+            // The query's documents and the ones they reference come from one snapshot held while
+            // enumerating; its reads never wait for the writer, so they run synchronously here.
+            foreach (var row in QueryExecutor.Rows(_source, translated, values, parameters, sourceRows: null))
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                yield return (TElement)row!;
+            }
+
+            yield break;
+        }
+
         if (translated.Vector is not null || QueryExecutor.NeedsAllRows(translated))
         {
             var all = translated.Vector is null ? await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false) : null;
@@ -92,7 +105,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
             return Cast<TResult>(QueryExecutor.FromCount(translated, count));
         }
 
-        var rows = translated.Vector is null ? await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false) : null;
+        var rows = translated.Vector is null && !QueryExecutor.HasInclude(translated) ? await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false) : null;
         return Cast<TResult>(QueryExecutor.Run(_source, translated, values, parameters, rows));
     }
 

@@ -111,6 +111,27 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
         }
     }
 
+    public IEnumerable<object?> ExecuteIn(QuerySnapshot snapshot, DocumentQuery query, IReadOnlyList<BsonValue> parameters)
+    {
+        if (snapshot.Pages is not { } pages)
+        {
+            return Execute(query, parameters);
+        }
+
+        return Documents(pages, query, parameters);
+    }
+
+    public IEnumerable<BsonValue[]> ExecuteFieldsIn(QuerySnapshot snapshot, DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values) =>
+        snapshot.Pages is { } pages ? ReadFields(pages, query, parameters, values) : ExecuteFields(query, parameters, values);
+
+    private IEnumerable<object?> Documents(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters)
+    {
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _plans))
+        {
+            yield return _collection.Deserialize(document.Span);
+        }
+    }
+
     private IEnumerable<BsonValue[]> StreamFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
     {
         using var read = _collection.Context.Engine.BeginRead();

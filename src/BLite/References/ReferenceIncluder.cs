@@ -8,19 +8,26 @@ namespace BLite;
 internal interface IReferenceResolvingSource
 {
     DocumentDbContext Context { get; }
+
+    /// <summary>The query's documents read from <paramref name="snapshot"/> (the view its Include also reads).</summary>
+    IEnumerable<object?> ExecuteIn(QuerySnapshot snapshot, Core.Query.DocumentQuery query, IReadOnlyList<BsonValue> parameters);
+
+    /// <summary>The query's projected fields read from <paramref name="snapshot"/>.</summary>
+    IEnumerable<BsonValue[]> ExecuteFieldsIn(QuerySnapshot snapshot, Core.Query.DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<Core.Query.ValueExpression> values);
 }
 
 /// <summary>
 /// Runs Include over a stream of documents: up to <see cref="BatchSize"/> documents are taken, the
 /// references the lambda reaches are grouped by type and resolved one batch per type
-/// (<see cref="ReferenceLoader"/>), then the documents are yielded in their order.
+/// (<see cref="ReferenceLoader"/>), then the documents are yielded in their order. Every batch reads
+/// the query's own <see cref="QuerySnapshot"/>, so referenced documents are as of the query's view.
 /// </summary>
 internal static class ReferenceIncluder
 {
     /// <summary>Large enough that a page of results is one batch, small enough to keep streaming.</summary>
     public const int BatchSize = 1024;
 
-    public static IEnumerable<object?> Include(IEnumerable<object?> rows, LambdaExpression reference, object?[] values, MissingReference missing, DocumentDbContext context)
+    public static IEnumerable<object?> Include(IEnumerable<object?> rows, LambdaExpression reference, object?[] values, MissingReference missing, QuerySnapshot snapshot)
     {
         var batch = new List<object?>(BatchSize);
         foreach (var row in rows)
@@ -28,7 +35,7 @@ internal static class ReferenceIncluder
             batch.Add(row);
             if (batch.Count == BatchSize)
             {
-                Resolve(batch, reference, values, missing, context);
+                Resolve(batch, reference, values, missing, snapshot);
                 foreach (var document in batch)
                 {
                     yield return document;
@@ -38,14 +45,14 @@ internal static class ReferenceIncluder
             }
         }
 
-        Resolve(batch, reference, values, missing, context);
+        Resolve(batch, reference, values, missing, snapshot);
         foreach (var document in batch)
         {
             yield return document;
         }
     }
 
-    private static void Resolve(List<object?> batch, LambdaExpression reference, object?[] values, MissingReference missing, DocumentDbContext context)
+    private static void Resolve(List<object?> batch, LambdaExpression reference, object?[] values, MissingReference missing, QuerySnapshot snapshot)
     {
         var loaders = new Dictionary<Type, ReferenceLoader>();
         foreach (var row in batch)
@@ -70,7 +77,7 @@ internal static class ReferenceIncluder
 
         foreach (var loader in loaders.Values)
         {
-            loader.Load(context, missing);
+            loader.Load(snapshot, missing);
         }
     }
 

@@ -10,7 +10,7 @@ internal abstract class ReferenceLoader
 {
     public abstract void Add(IDocumentReference reference);
 
-    public abstract void Load(DocumentDbContext context, MissingReference missing);
+    public abstract void Load(QuerySnapshot snapshot, MissingReference missing);
 }
 
 internal sealed class ReferenceLoader<TId, T> : ReferenceLoader
@@ -30,9 +30,9 @@ internal sealed class ReferenceLoader<TId, T> : ReferenceLoader
         list.Add(typed);
     }
 
-    public override void Load(DocumentDbContext context, MissingReference missing)
+    public override void Load(QuerySnapshot snapshot, MissingReference missing)
     {
-        var collection = context.CollectionOf<TId, T>();
+        var collection = snapshot.Context.CollectionOf<TId, T>();
         var probes = new (byte[] Key, TId Id)[_byId.Count];
         var i = 0;
         foreach (var id in _byId.Keys)
@@ -41,7 +41,7 @@ internal sealed class ReferenceLoader<TId, T> : ReferenceLoader
         }
 
         Array.Sort(probes, static (a, b) => a.Key.AsSpan().SequenceCompareTo(b.Key));
-        var found = context.Read((Collection: collection, Probes: probes), static (pages, s) =>
+        var found = snapshot.Read((Collection: collection, Probes: probes), static (pages, s) =>
         {
             var documents = new T?[s.Probes.Length];
             for (var p = 0; p < documents.Length; p++)

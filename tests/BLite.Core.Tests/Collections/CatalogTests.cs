@@ -30,8 +30,7 @@ public sealed class CatalogTests
         var error = Assert.Throws<BLiteException>(() => DocumentDatabase.Open(path).Dispose());
 
         Assert.Contains("catalog format version 1", error.Message);
-        Assert.Contains("blite export", error.Message);
-        Assert.Contains("blite import", error.Message);
+        Assert.Contains($"blite upgrade {path}", error.Message);
         Assert.Equal(bytes, File.ReadAllBytes(path));
     }
 

@@ -36,13 +36,17 @@ internal readonly struct CatalogAnchor
     private const int GenerationOffset = 16;
     private const int NextCollectionIdOffset = 24;
 
-    public CatalogAnchor(uint treeRoot, uint persistedFieldCount, ulong generation, uint nextCollectionId)
+    public CatalogAnchor(uint treeRoot, uint persistedFieldCount, ulong generation, uint nextCollectionId, ushort version = FormatVersion)
     {
+        Version = version;
         TreeRoot = treeRoot;
         PersistedFieldCount = persistedFieldCount;
         Generation = generation;
         NextCollectionId = nextCollectionId;
     }
+
+    /// <summary>The catalog format as read; anything written is <see cref="FormatVersion"/>.</summary>
+    public ushort Version { get; }
 
     public uint TreeRoot { get; }
 
@@ -56,7 +60,8 @@ internal readonly struct CatalogAnchor
     public static bool IsInitialised(ReadOnlySpan<byte> page) =>
         BinaryPrimitives.ReadUInt32LittleEndian(page[MagicOffset..]) == Magic;
 
-    public static CatalogAnchor Read(ReadOnlySpan<byte> page, string filePath)
+    /// <param name="acceptSeparateNumberKeys">True only for <c>upgrade</c>, which iterates a format-1 database without comparing its keys.</param>
+    public static CatalogAnchor Read(ReadOnlySpan<byte> page, string filePath, bool acceptSeparateNumberKeys = false)
     {
         if (page.Length < Size)
         {
@@ -70,15 +75,15 @@ internal readonly struct CatalogAnchor
         }
 
         var version = BinaryPrimitives.ReadUInt16LittleEndian(page[VersionOffset..]);
-        if (version == SeparateNumberKeysVersion)
+        if (version == SeparateNumberKeysVersion && !acceptSeparateNumberKeys)
         {
             throw new BLiteException(
                 $"Database '{filePath}' has catalog format version 1, whose index keys keep integers, doubles and decimals apart; " +
                 $"this BLite orders every number in one key class (format {FormatVersion}) and cannot use those indexes. " +
-                "Export the data with the BLite that wrote it ('blite export') and import it into a new database ('blite import').");
+                $"Run 'blite upgrade {filePath}' to rewrite it in the current format (the original is kept until the new file is complete and verified).");
         }
 
-        if (version != FormatVersion)
+        if (version != FormatVersion && version != SeparateNumberKeysVersion)
         {
             throw new BLiteException($"Database '{filePath}' has catalog format version {version}; this BLite reads version {FormatVersion}.");
         }
@@ -87,7 +92,8 @@ internal readonly struct CatalogAnchor
             BinaryPrimitives.ReadUInt32LittleEndian(page[TreeRootOffset..]),
             BinaryPrimitives.ReadUInt32LittleEndian(page[FieldCountOffset..]),
             BinaryPrimitives.ReadUInt64LittleEndian(page[GenerationOffset..]),
-            BinaryPrimitives.ReadUInt32LittleEndian(page[NextCollectionIdOffset..]));
+            BinaryPrimitives.ReadUInt32LittleEndian(page[NextCollectionIdOffset..]),
+            version);
     }
 
     /// <summary>Reads only the generation: the one field every operation checks.</summary>

@@ -31,13 +31,19 @@ internal sealed class CatalogStore
     private CatalogSnapshot? _latest;
     private long _lastGeneration;
 
-    public CatalogStore(string filePath, BsonFieldDictionary fields)
+    private readonly bool _acceptsSeparateNumberKeys;
+
+    public CatalogStore(string filePath, BsonFieldDictionary fields, bool acceptsSeparateNumberKeys = false)
     {
+        _acceptsSeparateNumberKeys = acceptsSeparateNumberKeys;
         _filePath = filePath;
         _fields = fields;
     }
 
     public string FilePath => _filePath;
+
+    /// <summary>True when the stored catalog is format 1 (opened only by <c>upgrade</c>).</summary>
+    public bool HasSeparateNumberKeys { get; private set; }
 
     public static bool IsInitialised(IPageReader pages) => CatalogAnchor.IsInitialised(pages.ReadPage(PageIds.Catalog).Span);
 
@@ -54,12 +60,13 @@ internal sealed class CatalogStore
     public void Load(IPageReader pages)
     {
         var anchor = ReadAnchor(pages);
+        HasSeparateNumberKeys = anchor.Version == CatalogAnchor.SeparateNumberKeysVersion;
         _lastGeneration = (long)anchor.Generation;
         _latest = LoadSnapshot(pages, anchor);
         _snapshots[_latest.Generation] = _latest;
     }
 
-    public CatalogAnchor ReadAnchor(IPageReader pages) => CatalogAnchor.Read(pages.ReadPage(PageIds.Catalog).Span, _filePath);
+    public CatalogAnchor ReadAnchor(IPageReader pages) => CatalogAnchor.Read(pages.ReadPage(PageIds.Catalog).Span, _filePath, _acceptsSeparateNumberKeys);
 
     public CatalogSnapshot GetSnapshot(IPageReader pages)
     {
@@ -81,9 +88,9 @@ internal sealed class CatalogStore
     }
 
     /// <summary>Field names in id order, exactly as persisted.</summary>
-    public static List<string> LoadFieldNames(IPageReader pages, string filePath)
+    public static List<string> LoadFieldNames(IPageReader pages, string filePath, bool acceptSeparateNumberKeys = false)
     {
-        var anchor = CatalogAnchor.Read(pages.ReadPage(PageIds.Catalog).Span, filePath);
+        var anchor = CatalogAnchor.Read(pages.ReadPage(PageIds.Catalog).Span, filePath, acceptSeparateNumberKeys);
         var tree = BTree.Open(anchor.TreeRoot);
         var names = new List<string>((int)anchor.PersistedFieldCount);
         Span<byte> key = stackalloc byte[3];

@@ -113,7 +113,32 @@ internal static class QueryExecutor
             : throw new ArgumentOutOfRangeException(nameof(index), index, "Index was out of range. Must be non-negative and less than the size of the collection.");
     }
 
+    /// <summary>True when an Include runs over the rows: they must then come from the snapshot it reads (<see cref="QuerySnapshot"/>).</summary>
+    public static bool HasInclude(TranslatedQuery translated) =>
+        translated.PostOperations.Any(p => p.Kind == PostOperationKind.Include)
+        || translated.Projection?.PostOperations.Any(p => p.Kind == PostOperationKind.Include) == true;
+
     public static IEnumerable<object?> Rows<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, object?[] values, BsonValue[] parameters, IEnumerable<object?>? sourceRows)
+    {
+        if (sourceRows is null && HasInclude(translated) && source is IReferenceResolvingSource resolving)
+        {
+            return RowsInSnapshot(source, resolving, translated, values, parameters);
+        }
+
+        return Rows(source, translated, values, parameters, sourceRows, snapshot: null);
+    }
+
+    /// <summary>One snapshot, opened when enumeration starts and held until it ends, for the query's documents and the ones they reference.</summary>
+    private static IEnumerable<object?> RowsInSnapshot<TRoot>(IDocumentQuerySource<TRoot> source, IReferenceResolvingSource resolving, TranslatedQuery translated, object?[] values, BsonValue[] parameters)
+    {
+        using var snapshot = QuerySnapshot.Open(resolving.Context);
+        foreach (var row in Rows(source, translated, values, parameters, sourceRows: null, snapshot))
+        {
+            yield return row;
+        }
+    }
+
+    private static IEnumerable<object?> Rows<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, object?[] values, BsonValue[] parameters, IEnumerable<object?>? sourceRows, QuerySnapshot? snapshot)
     {
         IEnumerable<object?> rows;
         IReadOnlyList<PostOperation> operations;
@@ -126,12 +151,16 @@ internal static class QueryExecutor
         else if (projected)
         {
             var projection = translated.Projection!;
-            rows = sourceRows ?? ProjectedRows(((IProjectingQuerySource)source).ExecuteFields(translated.Query, parameters, projection.Values), projection);
+            rows = sourceRows ?? ProjectedRows(snapshot is not null
+                ? ((IReferenceResolvingSource)source).ExecuteFieldsIn(snapshot, translated.Query, parameters, projection.Values)
+                : ((IProjectingQuerySource)source).ExecuteFields(translated.Query, parameters, projection.Values), projection);
             operations = projection.PostOperations;
         }
         else
         {
-            rows = sourceRows ?? source.Execute(translated.Query, parameters).Select(d => (object?)d);
+            rows = sourceRows ?? (snapshot is not null
+                ? ((IReferenceResolvingSource)source).ExecuteIn(snapshot, translated.Query, parameters)
+                : source.Execute(translated.Query, parameters).Select(d => (object?)d));
             operations = translated.PostOperations;
         }
 
@@ -145,7 +174,7 @@ internal static class QueryExecutor
                 PostOperationKind.Distinct => rows.Distinct(),
                 PostOperationKind.SelectMany => Flatten(rows, operation.Lambda!, values),
                 PostOperationKind.Include => ReferenceIncluder.Include(rows, operation.Lambda!, values, operation.Missing,
-                    (source as IReferenceResolvingSource)?.Context ?? throw new NotSupportedException("Include needs a collection of a DocumentDbContext as the query source.")),
+                    snapshot ?? throw new NotSupportedException("Include needs a collection of a DocumentDbContext as the query source, queried directly.")),
                 PostOperationKind.Skip => rows.Skip(checked((int)operation.Limit!.Resolve(values))),
                 _ => rows.Take(checked((int)operation.Limit!.Resolve(values))),
             };
