@@ -26,7 +26,7 @@ internal sealed partial class BTree
 
         Span<uint> pathPages = stackalloc uint[MaxDepth];
         Span<int> pathChildIndexes = stackalloc int[MaxDepth];
-        var level = Descend(pages, key, pathPages, pathChildIndexes);
+        Seek(pages, RootPageId, SeekTarget.Key, key, pathPages, pathChildIndexes, out var level);
         var leafId = pathPages[level];
         var index = BTreeNode.LowerBound(pages.ReadPage(leafId).Span, key, out var found);
         if (found ? !replace : !insertIfAbsent)

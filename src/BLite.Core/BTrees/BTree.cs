@@ -61,28 +61,10 @@ internal sealed partial class BTree
     public bool TryGet(IPageReader pages, ReadOnlySpan<byte> key, out ReadOnlyMemory<byte> value)
     {
         ArgumentNullException.ThrowIfNull(pages);
-        var pageId = RootPageId;
-        for (var depth = 0; depth < MaxDepth; depth++)
-        {
-            var memory = pages.ReadPage(pageId);
-            var page = memory.Span;
-            var kind = BTreeNode.Kind(page);
-            if (kind == BTreeNode.LeafKind)
-            {
-                var index = BTreeNode.LowerBound(page, key, out var found);
-                if (!found)
-                {
-                    value = default;
-                    return false;
-                }
-                value = ReadValue(pages, memory, index);
-                return true;
-            }
-            if (kind != BTreeNode.BranchKind)
-                ThrowNotANode(pageId, kind);
-            pageId = BTreeNode.Child(page, BTreeNode.ChildIndexFor(page, key));
-        }
-        throw TooDeep();
+        var leaf = FindLeaf(pages, key);
+        var index = BTreeNode.LowerBound(leaf.Span, key, out var found);
+        value = found ? ReadValue(pages, leaf, index) : default;
+        return found;
     }
 
     /// <summary>
@@ -94,7 +76,7 @@ internal sealed partial class BTree
     {
         ArgumentNullException.ThrowIfNull(pages);
         ArgumentNullException.ThrowIfNull(read);
-        var leaf = FindLeaf(pages, key, out _);
+        var leaf = FindLeaf(pages, key);
         var page = leaf.Span;
         var index = BTreeNode.LowerBound(page, key, out var found);
         if (!found)
@@ -128,7 +110,7 @@ internal sealed partial class BTree
     public bool ContainsKey(IPageReader pages, ReadOnlySpan<byte> key)
     {
         ArgumentNullException.ThrowIfNull(pages);
-        var memory = FindLeaf(pages, key, out _);
+        var memory = FindLeaf(pages, key);
         BTreeNode.LowerBound(memory.Span, key, out var found);
         return found;
     }
@@ -151,47 +133,6 @@ internal sealed partial class BTree
         return overflow
             ? OverflowChain.Read(pages, BTreeNode.OverflowPage(page, index), length)
             : leaf.Slice(BTreeNode.ValueOffset(page, index), length);
-    }
-
-    /// <summary>The leaf whose key range covers <paramref name="key"/>, and its page id.</summary>
-    internal ReadOnlyMemory<byte> FindLeaf(IPageReader pages, ReadOnlySpan<byte> key, out uint leafId)
-    {
-        leafId = RootPageId;
-        for (var depth = 0; depth < MaxDepth; depth++)
-        {
-            var memory = pages.ReadPage(leafId);
-            var kind = BTreeNode.Kind(memory.Span);
-            if (kind == BTreeNode.LeafKind)
-                return memory;
-            if (kind != BTreeNode.BranchKind)
-                ThrowNotANode(leafId, kind);
-            leafId = BTreeNode.Child(memory.Span, BTreeNode.ChildIndexFor(memory.Span, key));
-        }
-        throw TooDeep();
-    }
-
-    /// <summary>
-    /// Descends to the leaf for <paramref name="key"/>, recording each page and the child index
-    /// taken to reach it. Returns the leaf's level (0 = root).
-    /// </summary>
-    private int Descend(IPageReader pages, ReadOnlySpan<byte> key, Span<uint> pathPages, Span<int> pathChildIndexes)
-    {
-        var pageId = RootPageId;
-        pathChildIndexes[0] = 0;
-        for (var level = 0; level < MaxDepth; level++)
-        {
-            pathPages[level] = pageId;
-            var page = pages.ReadPage(pageId).Span;
-            var kind = BTreeNode.Kind(page);
-            if (kind == BTreeNode.LeafKind)
-                return level;
-            if (kind != BTreeNode.BranchKind)
-                ThrowNotANode(pageId, kind);
-            var childIndex = BTreeNode.ChildIndexFor(page, key);
-            pathChildIndexes[level + 1] = childIndex;
-            pageId = BTreeNode.Child(page, childIndex);
-        }
-        throw TooDeep();
     }
 
     private static void CheckPayloadSize(int payloadSize)

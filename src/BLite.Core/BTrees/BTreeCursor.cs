@@ -157,51 +157,19 @@ internal sealed class BTreeCursor
         var bounded = useSeek || (_descending ? _range.HasUpperBound : _range.HasLowerBound);
         if (!bounded)
         {
-            _leaf = DescendToEdge(rightmost: _descending);
+            _leaf = BTree.Seek(_pages, _rootPageId, _descending ? BTree.SeekTarget.Last : BTree.SeekTarget.First, default, default, default, out _);
             _index = _descending ? BTreeNode.Count(_leaf.Span) - 1 : 0;
             return;
         }
 
         var start = useSeek ? _seekKey : (_descending ? _range.UpperBound : _range.LowerBound);
         var inclusive = useSeek || (_descending ? _range.UpperInclusive : _range.LowerInclusive);
-        _leaf = DescendTo(start);
+        _leaf = BTree.Seek(_pages, _rootPageId, BTree.SeekTarget.Key, start, default, default, out _);
         var index = BTreeNode.LowerBound(_leaf.Span, start, out var found);
         if (_descending)
             _index = found && inclusive ? index : index - 1;
         else
             _index = found && !inclusive ? index + 1 : index;
-    }
-
-    private ReadOnlyMemory<byte> DescendTo(ReadOnlySpan<byte> key)
-    {
-        var pageId = _rootPageId;
-        for (var depth = 0; depth < BTree.MaxDepth; depth++)
-        {
-            var memory = _pages.ReadPage(pageId);
-            var kind = BTreeNode.Kind(memory.Span);
-            if (kind == BTreeNode.LeafKind)
-                return memory;
-            if (kind != BTreeNode.BranchKind)
-                BTree.ThrowNotANode(pageId, kind);
-            pageId = BTreeNode.Child(memory.Span, BTreeNode.ChildIndexFor(memory.Span, key));
-        }
-        throw new BLiteCorruptionException(BTree.CorruptionSource, null, "B+ tree is deeper than its limit; its pages form a cycle.");
-    }
-
-    private ReadOnlyMemory<byte> DescendToEdge(bool rightmost)
-    {
-        var pageId = _rootPageId;
-        for (var depth = 0; depth < BTree.MaxDepth; depth++)
-        {
-            var memory = _pages.ReadPage(pageId);
-            var kind = BTreeNode.Kind(memory.Span);
-            if (kind == BTreeNode.LeafKind)
-                return memory;
-            if (kind != BTreeNode.BranchKind)
-                BTree.ThrowNotANode(pageId, kind);
-            pageId = BTreeNode.Child(memory.Span, rightmost ? BTreeNode.Count(memory.Span) : 0);
-        }
-        throw new BLiteCorruptionException(BTree.CorruptionSource, null, "B+ tree is deeper than its limit; its pages form a cycle.");
     }
 
     private ReadOnlyMemory<byte> ReadLeaf(uint pageId)

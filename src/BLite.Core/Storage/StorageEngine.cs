@@ -198,6 +198,14 @@ internal sealed partial class StorageEngine : IDisposable
             BLiteTelemetry.CommitDuration.Record(elapsed.TotalSeconds, TelemetryTags);
         }
 
+        // Recorded once the commit is durable, back-dated to its start, so a commit with no
+        // listener costs one check rather than an activity kept alive through the group flush.
+        if (BLiteTelemetry.ActivitySource.HasListeners())
+        {
+            using var activity = BLiteTelemetry.ActivitySource.StartActivity(
+                "commit", ActivityKind.Internal, parentContext: default, TelemetryTags, startTime: DateTimeOffset.UtcNow - elapsed);
+        }
+
         if (elapsed > Options.SlowCommitThreshold)
         {
             Log.SlowCommit(Path, elapsed.TotalMilliseconds, Options.SlowCommitThreshold.TotalMilliseconds);

@@ -80,7 +80,7 @@ public sealed class MetricsTests : IDisposable
     }
 
     [Fact]
-    public void Open_and_checkpoint_are_traced_as_activities()
+    public void Open_commit_and_checkpoint_are_traced_as_activities()
     {
         var activities = new ConcurrentQueue<Activity>();
         using var activityListener = new ActivityListener
@@ -91,14 +91,20 @@ public sealed class MetricsTests : IDisposable
         };
         ActivitySource.AddActivityListener(activityListener);
 
+        int CommitsOfThisDatabase() => activities.Count(a => a.OperationName == "commit" && Equals(a.GetTagItem("db.namespace"), _path));
+        int commitsBeforeInsert;
         using (var db = new ShopContext(_path))
         {
+            commitsBeforeInsert = CommitsOfThisDatabase();
             db.Orders.Insert(Orders.Create(1));
+            Assert.Equal(commitsBeforeInsert + 1, CommitsOfThisDatabase());
             db.Database.Checkpoint();
         }
 
         Assert.Contains(activities, a => a.OperationName == "open");
         Assert.Contains(activities, a => a.OperationName == "checkpoint" && Equals(a.GetTagItem("db.namespace"), _path));
+        Assert.All(activities.Where(a => a.OperationName == "commit" && Equals(a.GetTagItem("db.namespace"), _path)),
+            a => Assert.Equal("blite", a.GetTagItem("db.system.name")));
     }
 
     private void Record<T>(Instrument instrument, T value, ReadOnlySpan<KeyValuePair<string, object?>> tags)

@@ -1,0 +1,64 @@
+using BLite.Core.Storage;
+
+namespace BLite.Core.BTrees;
+
+internal sealed partial class BTree
+{
+    /// <summary>Which leaf a <see cref="Seek"/> lands on.</summary>
+    internal enum SeekTarget
+    {
+        /// <summary>The leaf whose key range covers the key.</summary>
+        Key,
+        /// <summary>The leftmost leaf (smallest keys).</summary>
+        First,
+        /// <summary>The rightmost leaf (largest keys).</summary>
+        Last,
+    }
+
+    /// <summary>The leaf whose key range covers <paramref name="key"/>.</summary>
+    internal ReadOnlyMemory<byte> FindLeaf(IPageReader pages, ReadOnlySpan<byte> key) =>
+        Seek(pages, RootPageId, SeekTarget.Key, key, default, default, out _);
+
+    /// <summary>
+    /// The one root-to-leaf descent every read and write shares. It checks each page is a node
+    /// and stops after <see cref="MaxDepth"/> levels, so a corrupt tree (wrong page kind or a
+    /// cycle) fails the same way whichever operation meets it. When <paramref name="pathPages"/>
+    /// is not empty, each visited page and the child index taken to reach it are recorded there
+    /// (both need <see cref="MaxDepth"/> entries) for a write to walk back up.
+    /// </summary>
+    /// <returns>The leaf; <paramref name="leafLevel"/> is its depth (0 = root).</returns>
+    internal static ReadOnlyMemory<byte> Seek(
+        IPageReader pages, uint rootPageId, SeekTarget target, ReadOnlySpan<byte> key,
+        Span<uint> pathPages, Span<int> pathChildIndexes, out int leafLevel)
+    {
+        var recordPath = !pathPages.IsEmpty;
+        if (recordPath)
+            pathChildIndexes[0] = 0;
+        var pageId = rootPageId;
+        for (var level = 0; level < MaxDepth; level++)
+        {
+            if (recordPath)
+                pathPages[level] = pageId;
+            var memory = pages.ReadPage(pageId);
+            var page = memory.Span;
+            var kind = BTreeNode.Kind(page);
+            if (kind == BTreeNode.LeafKind)
+            {
+                leafLevel = level;
+                return memory;
+            }
+            if (kind != BTreeNode.BranchKind)
+                ThrowNotANode(pageId, kind);
+            var childIndex = target switch
+            {
+                SeekTarget.First => 0,
+                SeekTarget.Last => BTreeNode.Count(page),
+                _ => BTreeNode.ChildIndexFor(page, key),
+            };
+            if (recordPath)
+                pathChildIndexes[level + 1] = childIndex;
+            pageId = BTreeNode.Child(page, childIndex);
+        }
+        throw TooDeep();
+    }
+}
