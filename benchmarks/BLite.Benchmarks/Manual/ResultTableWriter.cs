@@ -29,7 +29,7 @@ public static class ResultTableWriter
         }
 
         output.WriteLine();
-        output.WriteLine("LiteDB has no flush row: it never fsyncs per commit. It keeps DateTime to the millisecond; the agreement check compares it at that precision.");
+        output.WriteLine("LiteDB runs as shipped (no durability setting): on a file it syncs every commit, so its buffered write rows pay a sync. It keeps DateTime to the millisecond; the agreement check compares it at that precision.");
         if (!results.Any(r => r.Engine == BLiteEngine))
         {
             output.WriteLine("BLite: no rows yet, its engine adapter is not part of this build.");

@@ -25,18 +25,7 @@ public sealed class IndexedCrashTests
     [Fact]
     public void Indexed_commits_survive_process_kill()
     {
-        var cycles = int.TryParse(Environment.GetEnvironmentVariable("BLITE_COLLECTIONS_CRASH_CYCLES"), NumberStyles.Integer, CultureInfo.InvariantCulture, out var configured) ? configured : 16;
-        var random = new Random(20261122);
-        using var directory = new TempDirectory();
-        var path = Path.Combine(directory.Path, "indexed-crash.blite");
-        long highestAcknowledged = 0;
-        for (var cycle = 0; cycle < cycles; cycle++)
-        {
-            var durability = cycle % 2 == 0 ? Durability.Full : Durability.Normal;
-            var killAfter = random.Next(0, 25);
-            highestAcknowledged = CrashWorkerProcess.RunUntilKilled(killAfter, highestAcknowledged, "indexed", path, durability.ToString());
-            highestAcknowledged = CheckRecovered(path, cycle, highestAcknowledged);
-        }
+        var (cycles, highestAcknowledged) = CrashWorkerProcess.RunKillCycles("indexed", "BLITE_COLLECTIONS_CRASH_CYCLES", 16, 20261122, 25, CheckRecovered);
 
         _output.WriteLine($"{cycles} kill cycles, {highestAcknowledged} transactions recovered in the end.");
     }

@@ -28,6 +28,32 @@ internal static class CrashWorkerProcess
     }
 
     /// <summary>
+    /// The kill loop of the ledger workloads: <paramref name="defaultCycles"/> cycles (or the count
+    /// in environment variable <paramref name="cyclesVariable"/>), alternating Full and Normal
+    /// durability, each killing worker <paramref name="mode"/> after a random number of acks below
+    /// <paramref name="maxKillAfter"/> and then handing the file to <paramref name="checkRecovered"/>
+    /// (path, cycle, highest acknowledged so far), which returns the highest transaction recovered.
+    /// </summary>
+    public static (int Cycles, long HighestRecovered) RunKillCycles(string mode, string cyclesVariable, int defaultCycles, int seed,
+        int maxKillAfter, Func<string, int, long, long> checkRecovered)
+    {
+        var cycles = int.TryParse(Environment.GetEnvironmentVariable(cyclesVariable), System.Globalization.NumberStyles.Integer,
+            System.Globalization.CultureInfo.InvariantCulture, out var configured) ? configured : defaultCycles;
+        var random = new Random(seed);
+        using var directory = new TempDirectory();
+        var path = Path.Combine(directory.Path, mode + "-crash.blite");
+        long highestAcknowledged = 0;
+        for (var cycle = 0; cycle < cycles; cycle++)
+        {
+            var durability = cycle % 2 == 0 ? Durability.Full : Durability.Normal;
+            highestAcknowledged = RunUntilKilled(random.Next(0, maxKillAfter), highestAcknowledged, mode, path, durability.ToString());
+            highestAcknowledged = checkRecovered(path, cycle, highestAcknowledged);
+        }
+
+        return (cycles, highestAcknowledged);
+    }
+
+    /// <summary>
     /// Runs a workload that prints "ack n" after each acknowledged commit, kills it with SIGKILL once
     /// <paramref name="killAfter"/> acks were read, and returns the highest acknowledged n (at least
     /// <paramref name="highestSoFar"/>). Fails the test if the worker exited on its own.

@@ -24,18 +24,7 @@ public sealed class VectorCrashTests
     [Fact]
     public void The_vector_index_agrees_with_the_collection_after_every_process_kill()
     {
-        var cycles = int.TryParse(Environment.GetEnvironmentVariable("BLITE_VECTOR_CRASH_CYCLES"), NumberStyles.Integer, CultureInfo.InvariantCulture, out var configured) ? configured : 12;
-        var random = new Random(20261124);
-        using var directory = new TempDirectory();
-        var path = Path.Combine(directory.Path, "vector-crash.blite");
-        long highestAcknowledged = 0;
-        for (var cycle = 0; cycle < cycles; cycle++)
-        {
-            var durability = cycle % 2 == 0 ? Durability.Full : Durability.Normal;
-            var killAfter = random.Next(1, 30);
-            highestAcknowledged = CrashWorkerProcess.RunUntilKilled(killAfter, highestAcknowledged, "vectors", path, durability.ToString());
-            highestAcknowledged = CheckRecovered(path, cycle, highestAcknowledged);
-        }
+        var (cycles, highestAcknowledged) = CrashWorkerProcess.RunKillCycles("vectors", "BLITE_VECTOR_CRASH_CYCLES", 12, 20261124, 30, CheckRecovered);
 
         Assert.True(highestAcknowledged >= cycles, "the workload committed transactions before being killed");
         _output.WriteLine($"{cycles} kill cycles, {highestAcknowledged} transactions recovered in the end.");
