@@ -36,6 +36,31 @@ internal static class BLiteTelemetry
 
     public static readonly Counter<long> Queries = Meter.CreateCounter<long>("blite.queries", "{query}", "Queries executed, per collection and plan kind (blite.query.plan: index or scan).");
 
+    /// <summary>
+    /// OpenTelemetry's <c>db.client.operation.duration</c>: one measurement per typed-collection
+    /// operation (insert, update, upsert, delete, find_by_id, query, count), tagged with the
+    /// collection and <c>db.operation.name</c>. A lazily enumerated query is measured when its
+    /// enumeration completes or is disposed.
+    /// </summary>
+    public static readonly Histogram<double> OperationDuration = Meter.CreateHistogram<double>("db.client.operation.duration", "s", "Duration of a database operation on a collection.",
+        advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = LatencyBuckets });
+
+    /// <summary>A start timestamp for <see cref="EndOperation"/>, or 0 (and no clock read) when nothing listens.</summary>
+    public static long StartOperation() => OperationDuration.Enabled ? Stopwatch.GetTimestamp() : 0;
+
+    /// <summary>Records the duration of an operation started by <see cref="StartOperation"/>; nothing when it was not timed.</summary>
+    public static void EndOperation(long startedTimestamp, Collections.RawCollection collection, string operation)
+    {
+        if (startedTimestamp == 0)
+        {
+            return;
+        }
+
+        var elapsed = Stopwatch.GetElapsedTime(startedTimestamp).TotalSeconds;
+        var tags = new TagList(collection.TelemetryTags) { { "db.operation.name", operation } };
+        OperationDuration.Record(elapsed, tags);
+    }
+
     static BLiteTelemetry()
     {
         // Figures counted on every operation are plain fields read when a listener collects, so the

@@ -1,4 +1,5 @@
 using System.Linq.Expressions;
+using BLite.Core.Diagnostics;
 using BLite.Linq;
 
 namespace BLite;
@@ -8,38 +9,58 @@ namespace BLite;
 // synchronous operations.
 public sealed partial class DocumentCollection<TId, T>
 {
+    /// <summary>Awaits a timed operation and records its duration (only called when a listener was on).</summary>
+    internal async Task<TResult> MeasuredAsync<TResult>(Task<TResult> operation, long startedTimestamp, string name)
+    {
+        var result = await operation.ConfigureAwait(false);
+        Measured(startedTimestamp, name);
+        return result;
+    }
+
     public Task<TId> InsertAsync(T document, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(document);
-        return _context.WriteAsync((Collection: this, Document: document), static (pages, s) => s.Collection.InsertCore(pages, s.Document), cancellationToken);
+        var started = BLiteTelemetry.StartOperation();
+        var task = _context.WriteAsync((Collection: this, Document: document), static (pages, s) => s.Collection.InsertCore(pages, s.Document), cancellationToken);
+        return started == 0 ? task : MeasuredAsync(task, started, "insert");
     }
 
     public Task<int> InsertManyAsync(IEnumerable<T> documents, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(documents);
-        return _context.WriteAsync((Collection: this, Documents: documents), static (pages, s) => s.Collection.InsertManyCore(pages, s.Documents), cancellationToken);
+        var started = BLiteTelemetry.StartOperation();
+        var task = _context.WriteAsync((Collection: this, Documents: documents), static (pages, s) => s.Collection.InsertManyCore(pages, s.Documents), cancellationToken);
+        return started == 0 ? task : MeasuredAsync(task, started, "insert");
     }
 
     public Task<bool> UpdateAsync(T document, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(document);
-        return _context.WriteAsync((Collection: this, Document: document), static (pages, s) => s.Collection.UpdateCore(pages, s.Document), cancellationToken);
+        var started = BLiteTelemetry.StartOperation();
+        var task = _context.WriteAsync((Collection: this, Document: document), static (pages, s) => s.Collection.UpdateCore(pages, s.Document), cancellationToken);
+        return started == 0 ? task : MeasuredAsync(task, started, "update");
     }
 
     public Task<bool> UpsertAsync(T document, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(document);
-        return _context.WriteAsync((Collection: this, Document: document), static (pages, s) => s.Collection.UpsertCore(pages, s.Document), cancellationToken);
+        var started = BLiteTelemetry.StartOperation();
+        var task = _context.WriteAsync((Collection: this, Document: document), static (pages, s) => s.Collection.UpsertCore(pages, s.Document), cancellationToken);
+        return started == 0 ? task : MeasuredAsync(task, started, "upsert");
     }
 
     public Task<bool> DeleteAsync(TId id, CancellationToken cancellationToken = default)
     {
-        return _context.WriteAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.Delete(pages, s.Key.Span), cancellationToken);
+        var started = BLiteTelemetry.StartOperation();
+        var task = _context.WriteAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.Delete(pages, s.Key.Span), cancellationToken);
+        return started == 0 ? task : MeasuredAsync(task, started, "delete");
     }
 
     public Task<T?> FindByIdAsync(TId id, CancellationToken cancellationToken = default)
     {
-        return _context.ReadAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key.Span), cancellationToken);
+        var started = BLiteTelemetry.StartOperation();
+        var task = _context.ReadAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key.Span), cancellationToken);
+        return started == 0 ? task : MeasuredAsync(task, started, "find_by_id");
     }
 
     /// <summary>
@@ -72,8 +93,12 @@ public sealed partial class DocumentCollection<TId, T>
         return Query().Where(predicate).CountAsync(cancellationToken);
     }
 
-    public Task<long> LongCountAsync(CancellationToken cancellationToken = default) =>
-        _context.ReadAsync(this, static (pages, collection) => collection.Documents.Count(pages), cancellationToken);
+    public Task<long> LongCountAsync(CancellationToken cancellationToken = default)
+    {
+        var started = BLiteTelemetry.StartOperation();
+        var task = _context.ReadAsync(this, static (pages, collection) => collection.Documents.Count(pages), cancellationToken);
+        return started == 0 ? task : MeasuredAsync(task, started, "count");
+    }
 
     public Task<long> LongCountAsync(Expression<Func<T, bool>> predicate, CancellationToken cancellationToken = default)
     {

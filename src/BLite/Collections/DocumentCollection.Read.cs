@@ -1,4 +1,5 @@
 using System.Linq.Expressions;
+using BLite.Core.Diagnostics;
 
 namespace BLite;
 
@@ -7,7 +8,10 @@ public sealed partial class DocumentCollection<TId, T>
     /// <summary>The document with this id, or null: one descent of the primary index and one deserialization.</summary>
     public T? FindById(TId id)
     {
-        return _context.Read((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key.Span));
+        var started = BLiteTelemetry.StartOperation();
+        var document = _context.Read((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key.Span));
+        Measured(started, "find_by_id");
+        return document;
     }
 
     /// <summary>
@@ -57,7 +61,13 @@ public sealed partial class DocumentCollection<TId, T>
     }
 
     /// <summary>The number of documents as a <see cref="long"/>, from the collection's counter (no scan).</summary>
-    public long LongCount() => _context.Read(this, static (pages, collection) => collection.Documents.Count(pages));
+    public long LongCount()
+    {
+        var started = BLiteTelemetry.StartOperation();
+        var count = _context.Read(this, static (pages, collection) => collection.Documents.Count(pages));
+        Measured(started, "count");
+        return count;
+    }
 
     /// <summary>The number of documents matching <paramref name="predicate"/>, as a <see cref="long"/>.</summary>
     public long LongCount(Expression<Func<T, bool>> predicate)

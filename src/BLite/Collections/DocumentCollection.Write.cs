@@ -1,5 +1,6 @@
 using BLite.Bson;
 using BLite.Bson.Mapping;
+using BLite.Core.Diagnostics;
 using BLite.Core.Storage;
 using BLite.Serialization;
 
@@ -17,34 +18,58 @@ public sealed partial class DocumentCollection<TId, T>
     public TId Insert(T document)
     {
         ArgumentNullException.ThrowIfNull(document);
-        return _context.Write((Collection: this, Document: document), static (pages, s) => s.Collection.InsertCore(pages, s.Document));
+        var started = BLiteTelemetry.StartOperation();
+        var result = _context.Write((Collection: this, Document: document), static (pages, s) => s.Collection.InsertCore(pages, s.Document));
+        Measured(started, "insert");
+        return result;
     }
 
     /// <summary>Stores all documents in one transaction (or the open one): all or nothing. Returns how many.</summary>
     public int InsertMany(IEnumerable<T> documents)
     {
         ArgumentNullException.ThrowIfNull(documents);
-        return _context.Write((Collection: this, Documents: documents), static (pages, s) => s.Collection.InsertManyCore(pages, s.Documents));
+        var started = BLiteTelemetry.StartOperation();
+        var result = _context.Write((Collection: this, Documents: documents), static (pages, s) => s.Collection.InsertManyCore(pages, s.Documents));
+        Measured(started, "insert");
+        return result;
     }
 
     /// <summary>Replaces the stored document with the same id; false (and nothing changed) when there is none.</summary>
     public bool Update(T document)
     {
         ArgumentNullException.ThrowIfNull(document);
-        return _context.Write((Collection: this, Document: document), static (pages, s) => s.Collection.UpdateCore(pages, s.Document));
+        var started = BLiteTelemetry.StartOperation();
+        var result = _context.Write((Collection: this, Document: document), static (pages, s) => s.Collection.UpdateCore(pages, s.Document));
+        Measured(started, "update");
+        return result;
     }
 
     /// <summary>Inserts the document or replaces the one with its id; true when it was new.</summary>
     public bool Upsert(T document)
     {
         ArgumentNullException.ThrowIfNull(document);
-        return _context.Write((Collection: this, Document: document), static (pages, s) => s.Collection.UpsertCore(pages, s.Document));
+        var started = BLiteTelemetry.StartOperation();
+        var result = _context.Write((Collection: this, Document: document), static (pages, s) => s.Collection.UpsertCore(pages, s.Document));
+        Measured(started, "upsert");
+        return result;
     }
 
     /// <summary>Removes the document with this id; false when there is none.</summary>
     public bool Delete(TId id)
     {
-        return _context.Write((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.Delete(pages, s.Key.Span));
+        var started = BLiteTelemetry.StartOperation();
+        var result = _context.Write((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.Delete(pages, s.Key.Span));
+        Measured(started, "delete");
+        return result;
+    }
+
+    /// <summary>Records a typed operation's duration when it was timed (a listener was on when it started).</summary>
+    private void Measured(long startedTimestamp, string operation)
+    {
+        if (startedTimestamp != 0)
+        {
+            BLiteTelemetry.EndOperation(startedTimestamp, Documents, operation);
+        }
     }
 
     private TId InsertCore(IPageWriter pages, T document)

@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using BLite.Bson;
+using BLite.Core.Diagnostics;
 using BLite.Core.Query;
 using BLite.Linq;
 
@@ -37,8 +38,11 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
         var context = _collection.Context;
         if (context.CurrentTransaction is { } transaction)
         {
-            return transaction.Run((Source: this, Query: query, Parameters: parameters),
+            var started = BLiteTelemetry.StartOperation();
+            var rows = transaction.Run((Source: this, Query: query, Parameters: parameters),
                 static (pages, s) => s.Source.Materialize(pages, s.Query, s.Parameters));
+            Measured(started, "query");
+            return rows;
         }
 
         return Stream(query, parameters);
@@ -49,8 +53,10 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
         var context = _collection.Context;
         if (context.CurrentTransaction is { } transaction)
         {
+            var started = BLiteTelemetry.StartOperation();
             var rows = await transaction.RunAsync((Source: this, Query: query, Parameters: parameters),
                 static (pages, s) => s.Source.Materialize(pages, s.Query, s.Parameters), cancellationToken).ConfigureAwait(false);
+            Measured(started, "query");
             foreach (var row in rows)
             {
                 yield return row;
@@ -66,13 +72,30 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
         }
     }
 
-    public long Count(DocumentQuery query, IReadOnlyList<BsonValue> parameters) =>
-        _collection.Context.Read((Collection: _collection, Query: query, Parameters: parameters, Source: this),
+    public long Count(DocumentQuery query, IReadOnlyList<BsonValue> parameters)
+    {
+        var started = BLiteTelemetry.StartOperation();
+        var count = _collection.Context.Read((Collection: _collection, Query: query, Parameters: parameters, Source: this),
             static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Source.Plans));
+        Measured(started, "count");
+        return count;
+    }
 
-    public ValueTask<long> CountAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, CancellationToken cancellationToken) =>
-        new(_collection.Context.ReadAsync((Collection: _collection, Query: query, Parameters: parameters, Source: this),
-            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Source.Plans), cancellationToken));
+    private void Measured(long startedTimestamp, string operation)
+    {
+        if (startedTimestamp != 0)
+        {
+            BLiteTelemetry.EndOperation(startedTimestamp, _collection.Documents, operation);
+        }
+    }
+
+    public ValueTask<long> CountAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, CancellationToken cancellationToken)
+    {
+        var started = BLiteTelemetry.StartOperation();
+        var count = _collection.Context.ReadAsync((Collection: _collection, Query: query, Parameters: parameters, Source: this),
+            static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.Query, s.Parameters, s.Source.Plans), cancellationToken);
+        return started == 0 ? new(count) : new(_collection.MeasuredAsync(count, started, "count"));
+    }
 
     public string Explain(DocumentQuery query) =>
         _collection.Context.Read((Collection: _collection, Query: query, Source: this),
@@ -82,8 +105,11 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
     {
         if (_collection.Context.CurrentTransaction is { } transaction)
         {
-            return transaction.Run((Source: this, Query: query, Parameters: parameters, Values: values),
+            var started = BLiteTelemetry.StartOperation();
+            var rows = transaction.Run((Source: this, Query: query, Parameters: parameters, Values: values),
                 static (pages, s) => s.Source.ReadFields(pages, s.Query, s.Parameters, s.Values).ToList());
+            Measured(started, "query");
+            return rows;
         }
 
         return StreamFields(query, parameters, values);
@@ -94,8 +120,10 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
     {
         if (_collection.Context.CurrentTransaction is { } transaction)
         {
+            var started = BLiteTelemetry.StartOperation();
             var rows = await transaction.RunAsync((Source: this, Query: query, Parameters: parameters, Values: values),
                 static (pages, s) => s.Source.ReadFields(pages, s.Query, s.Parameters, s.Values).ToList(), cancellationToken).ConfigureAwait(false);
+            Measured(started, "query");
             foreach (var row in rows)
             {
                 yield return row;
@@ -134,10 +162,18 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
 
     private IEnumerable<BsonValue[]> StreamFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
     {
-        using var read = _collection.Context.Engine.BeginRead();
-        foreach (var row in ReadFields(read, query, parameters, values))
+        var started = BLiteTelemetry.StartOperation();
+        try
         {
-            yield return row;
+            using var read = _collection.Context.Engine.BeginRead();
+            foreach (var row in ReadFields(read, query, parameters, values))
+            {
+                yield return row;
+            }
+        }
+        finally
+        {
+            Measured(started, "query");
         }
     }
 
@@ -172,10 +208,19 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
 
     private IEnumerable<T> Stream(DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {
-        using var read = _collection.Context.Engine.BeginRead();
-        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, read, query, parameters, _plans))
+        // Measured when the enumeration completes or is disposed (the finally runs either way).
+        var started = BLiteTelemetry.StartOperation();
+        try
         {
-            yield return _collection.Deserialize(document.Span);
+            using var read = _collection.Context.Engine.BeginRead();
+            foreach (var document in CollectionQuerySource.Execute(_collection.Documents, read, query, parameters, _plans))
+            {
+                yield return _collection.Deserialize(document.Span);
+            }
+        }
+        finally
+        {
+            Measured(started, "query");
         }
     }
 }

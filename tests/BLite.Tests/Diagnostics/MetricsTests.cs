@@ -107,6 +107,60 @@ public sealed class MetricsTests : IDisposable
             a => Assert.Equal("blite", a.GetTagItem("db.system.name")));
     }
 
+    [Fact]
+    public async Task Each_typed_operation_records_one_operation_duration_with_its_collection_and_name()
+    {
+        using var db = new ShopContext(_path);
+        var order = Orders.Create(1);
+        var expected = new List<string>();
+        int Timed() => Of("db.client.operation.duration", "orders").Count;
+
+        void Step(string operation, Action action)
+        {
+            var before = Timed();
+            action();
+            Assert.Equal(before + 1, Timed());
+            var last = Of("db.client.operation.duration", "orders")[^1];
+            Assert.Equal(operation, last.Tags["db.operation.name"]);
+            Assert.Equal("orders", last.Tags["db.collection.name"]);
+            Assert.Equal("blite", last.Tags["db.system.name"]);
+            Assert.InRange(last.Value, double.Epsilon, 60);
+            expected.Add(operation);
+        }
+
+        Step("insert", () => db.Orders.Insert(order));
+        Step("insert", () => db.Orders.InsertMany(Orders.Many(5).Select((o, i) => { o.Customer.Email = $"many{i}@example.com"; return o; })));
+        Step("find_by_id", () => Assert.NotNull(db.Orders.FindById(order.Id)));
+        order.Status = "shipped";
+        Step("update", () => Assert.True(db.Orders.Update(order)));
+        Step("upsert", () => Assert.False(db.Orders.Upsert(order)));
+        Step("count", () => Assert.Equal(6, db.Orders.Count()));
+        Step("count", () => Assert.True(db.Orders.Count(o => o.Status == "shipped") >= 1));
+        Step("query", () => Assert.Equal(6, db.Orders.Find(o => o.Total > 0m).ToList().Count));
+        Step("delete", () => Assert.True(db.Orders.Delete(order.Id)));
+
+        // A lazily enumerated query is measured when enumeration ends, here by disposal after one row.
+        var before = Timed();
+        using (var rows = db.Orders.FindAll().GetEnumerator())
+        {
+            Assert.True(rows.MoveNext());
+            Assert.Equal(before, Timed());
+        }
+
+        Assert.Equal(before + 1, Timed());
+        Assert.Equal("query", Of("db.client.operation.duration", "orders")[^1].Tags["db.operation.name"]);
+
+        // The asynchronous operations are measured the same way.
+        var asyncOrder = Orders.Create(50);
+        asyncOrder.Customer.Email = "async@example.com";
+        before = Timed();
+        await db.Orders.InsertAsync(asyncOrder);
+        Assert.NotNull(await db.Orders.FindByIdAsync(asyncOrder.Id));
+        Assert.Equal(6, await db.Orders.CountAsync());
+        Assert.True(await db.Orders.DeleteAsync(asyncOrder.Id));
+        Assert.Equal(["insert", "find_by_id", "count", "delete"], Of("db.client.operation.duration", "orders").Skip(before).Select(m => (string)m.Tags["db.operation.name"]!));
+    }
+
     private void Record<T>(Instrument instrument, T value, ReadOnlySpan<KeyValuePair<string, object?>> tags)
         where T : struct
     {
