@@ -2,6 +2,7 @@ using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Configs;
 using BLite.Benchmarks.Engines;
 using BLite.Benchmarks.Engines.BLiteEngine;
+using BLite.Benchmarks.Engines.MemoryPackCodec;
 using BLite.Benchmarks.Engines.SystemTextJson;
 using BLite.Benchmarks.Workload;
 
@@ -9,7 +10,8 @@ namespace BLite.Benchmarks.Comparison;
 
 /// <summary>
 /// One order to bytes or back, per codec: the work every write and read of a document pays.
-/// BLite's generated C-BSON mapper is the baseline; System.Text.Json (source-generated) the peer.
+/// BLite's generated C-BSON mapper is the baseline; the peers are MemoryPack (source-generated
+/// binary) and System.Text.Json (source-generated).
 /// </summary>
 [MemoryDiagnoser]
 [CategoriesColumn]
@@ -30,6 +32,12 @@ public abstract class CodecBenchmark
 
     [Benchmark(Baseline = true)]
     public int BLite() => Run(Codec);
+
+    [GlobalSetup(Target = nameof(MemoryPack))]
+    public void SetUpMemoryPack() => SetUp(new MemoryPackOrderCodec());
+
+    [Benchmark]
+    public int MemoryPack() => Run(Codec);
 
     [GlobalSetup(Target = nameof(SystemTextJson))]
     public void SetUpSystemTextJson() => SetUp(new SystemTextJsonOrderCodec());

@@ -1,5 +1,6 @@
 using BLite.Benchmarks.Engines.BLiteEngine;
 using BLite.Benchmarks.Engines.LiteDb;
+using BLite.Benchmarks.Engines.MemoryPackCodec;
 using BLite.Benchmarks.Engines.Sqlite;
 using BLite.Benchmarks.Engines.SystemTextJson;
 
@@ -10,7 +11,7 @@ public static class OrderStores
 {
     public static IReadOnlyList<IOrderStoreFactory> All { get; } = [new BLiteOrderStoreFactory(), new SqliteOrderStoreFactory(), new LiteDbOrderStoreFactory()];
 
-    public static IReadOnlyList<Func<IOrderCodec>> Codecs { get; } = [() => new BLiteOrderCodec(), () => new SystemTextJsonOrderCodec()];
+    public static IReadOnlyList<Func<IOrderCodec>> Codecs { get; } = [() => new BLiteOrderCodec(), () => new MemoryPackOrderCodec(), () => new SystemTextJsonOrderCodec()];
 
     /// <summary>
     /// The engines that offer <paramref name="durability"/>: LiteDB has no durability setting, so it

@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text.Json;
 using BLite.Benchmarks.Comparison;
 using BLite.Benchmarks.Engines;
 using BLite.Benchmarks.Workload;
@@ -141,6 +142,11 @@ internal sealed partial class ManualRunner : IDisposable
         }
 
         var orders = _data.Samples;
+        foreach (var codec in codecs)
+        {
+            CheckRoundTrip(codec, orders);
+        }
+
         Compare("serialize-one", SerializationDurability, codecs, codec => codec.Engine,
             codec => _timer.Operations(int.MaxValue, i => codec.Serialize(orders[i % orders.Length])));
 
@@ -154,6 +160,25 @@ internal sealed partial class ManualRunner : IDisposable
 
             return _timer.Operations(int.MaxValue, i => codec.Deserialize(serialized[i % serialized.Length]));
         });
+    }
+
+    /// <summary>
+    /// Every codec must give back each sample order whole (id, dates, decimals, lists) before its
+    /// figures count: a codec that drops a field would be fast for the wrong reason.
+    /// </summary>
+    private static void CheckRoundTrip(IOrderCodec codec, IReadOnlyList<CustomerOrder> orders)
+    {
+        foreach (var order in orders)
+        {
+            var expected = JsonSerializer.Serialize(order, OrderJsonContext.Default.CustomerOrder);
+            var back = codec.Deserialize(codec.Serialize(order).ToArray());
+            var actual = JsonSerializer.Serialize(back, OrderJsonContext.Default.CustomerOrder);
+            if (back.Id != order.Id || actual != expected)
+            {
+                throw new InvalidOperationException(
+                    $"{codec.Engine} does not round-trip order {order.Id}:{Environment.NewLine}{expected}{Environment.NewLine}{actual}");
+            }
+        }
     }
 
     private void CheckAgreement(IReadOnlyList<IOrderStore> stores)

@@ -1,16 +1,19 @@
 using System.Text.Json.Serialization;
 using BLite.Bson;
 using BLite.Bson.Mapping;
+using MemoryPack;
 
 namespace BLite.Benchmarks.Workload;
 
 /// <summary>
 /// The e-commerce order of the shared benchmark workload (about 1–2 KB serialized). BLite maps it
 /// with a compile-time mapper (<c>CustomerOrderDocumentMapper</c>); peers that need a string id use
-/// <c>Id.ToString()</c> (24 lowercase hex digits).
+/// <c>Id.ToString()</c> (24 lowercase hex digits). MemoryPack carries <see cref="Id"/> itself: an
+/// <see cref="ObjectId"/> is an unmanaged 12-byte struct, which MemoryPack copies as raw bytes.
 /// </summary>
 [BLiteDocument]
-public sealed class CustomerOrder
+[MemoryPackable]
+public sealed partial class CustomerOrder
 {
     [JsonIgnore]
     public ObjectId Id { get; set; }
@@ -21,6 +24,7 @@ public sealed class CustomerOrder
     /// that peer slower than its own users would see it.
     /// </summary>
     [BsonIgnore]
+    [MemoryPackIgnore]
     [JsonPropertyName(nameof(Id))]
     public string IdText
     {
@@ -42,7 +46,8 @@ public sealed class CustomerOrder
     public List<string> Tags { get; set; } = [];
 }
 
-public sealed class CustomerContact
+[MemoryPackable]
+public sealed partial class CustomerContact
 {
     public string FullName { get; set; } = "";
     public string Email { get; set; } = "";
@@ -50,7 +55,8 @@ public sealed class CustomerContact
     public PostalAddress BillingAddress { get; set; } = new();
 }
 
-public sealed class PostalAddress
+[MemoryPackable]
+public sealed partial class PostalAddress
 {
     public string Street { get; set; } = "";
     public string City { get; set; } = "";
@@ -58,7 +64,8 @@ public sealed class PostalAddress
     public string Country { get; set; } = "";
 }
 
-public sealed class ShippingInfo
+[MemoryPackable]
+public sealed partial class ShippingInfo
 {
     public string Carrier { get; set; } = "";
     public string TrackingNumber { get; set; } = "";
@@ -66,7 +73,8 @@ public sealed class ShippingInfo
     public PostalAddress Destination { get; set; } = new();
 }
 
-public sealed class OrderLine
+[MemoryPackable]
+public sealed partial class OrderLine
 {
     public string Sku { get; set; } = "";
     public string ProductName { get; set; } = "";
@@ -76,7 +84,8 @@ public sealed class OrderLine
     public List<string> Tags { get; set; } = [];
 }
 
-public sealed class OrderNote
+[MemoryPackable]
+public sealed partial class OrderNote
 {
     public string Author { get; set; } = "";
     public string Text { get; set; } = "";
