@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using BLite.Core.Storage;
 
 namespace BLite.Core.Tests.Storage;
 
@@ -51,6 +52,27 @@ internal static class CrashWorkerProcess
         }
 
         return (cycles, highestAcknowledged);
+    }
+
+    /// <summary>
+    /// Opens a ledger workload's file after a kill, asserts that it verifies and that no acknowledged
+    /// transaction was lost, and gives the last transaction recovered (0 when none ever committed).
+    /// </summary>
+    public static DocumentDatabase OpenRecovered(string path, int cycle, long highestAcknowledged, out long last)
+    {
+        var database = DocumentDatabase.Open(path, new StorageOptions { PageSize = 4096 });
+        var report = database.Verify();
+        Assert.True(report.IsValid, $"cycle {cycle}: {report}");
+        if (!database.GetCollectionNames().Contains("meta"))
+        {
+            Assert.Equal(0, highestAcknowledged);
+            last = 0;
+            return database;
+        }
+
+        last = database.GetCollection("meta").FindById("ledger")?["last"].AsInt64 ?? 0;
+        Assert.True(last >= highestAcknowledged, $"cycle {cycle}: acknowledged transaction {highestAcknowledged} lost; recovered {last}.");
+        return database;
     }
 
     /// <summary>

@@ -32,17 +32,11 @@ public sealed class VectorCrashTests
 
     private static long CheckRecovered(string path, int cycle, long highestAcknowledged)
     {
-        using var database = DocumentDatabase.Open(path, new StorageOptions { PageSize = 4096 });
-        var report = database.Verify();
-        Assert.True(report.IsValid, $"cycle {cycle}: {report}");
-        if (!database.GetCollectionNames().Contains("meta"))
+        using var database = CrashWorkerProcess.OpenRecovered(path, cycle, highestAcknowledged, out var last);
+        if (last == 0)
         {
-            Assert.Equal(0, highestAcknowledged);
             return 0;
         }
-
-        var last = database.GetCollection("meta").FindById("ledger")?["last"].AsInt64 ?? 0;
-        Assert.True(last >= highestAcknowledged, $"cycle {cycle}: acknowledged transaction {highestAcknowledged} lost; recovered {last}.");
         var expected = new List<long>();
         for (long id = 1; id <= last; id++)
         {
