@@ -28,9 +28,18 @@ public class SecondaryIndexBenchmarks
         var database = _database.Database;
         var orders = new OrderGenerator(42).Generate(Orders);
         var collection = database.GetCollection("orders");
-        collection.EnsureIndex("byEmail", "customer.email", unique: true);
-        collection.EnsureIndex("byStatus", "status");
-        collection.InsertMany(orders.Select(OrderDocuments.From));
+        using (var write = database.BeginWrite())
+        {
+            collection.EnsureIndex(write, new IndexDefinition("byEmail", "customer.email", unique: true));
+            collection.EnsureIndex(write, new IndexDefinition("byStatus", "status"));
+            foreach (var order in orders)
+            {
+                collection.Insert(write, OrderDocuments.From(order));
+            }
+
+            write.Commit();
+        }
+
         _collection = collection.Documents;
 
         var random = new Random(11);

@@ -28,7 +28,6 @@ public class OrderedTakeBenchmarks
         _database = DocumentDatabase.OpenInMemory(new StorageOptions { Durability = Durability.InMemory });
         var indexed = _database.GetCollection("indexed");
         var plain = _database.GetCollection("plain");
-        indexed.EnsureIndex("by_placedAt", "placedAt");
         var start = new DateTime(2024, 1, 1, 0, 0, 0, DateTimeKind.Utc);
         var random = new Random(7);
         var documents = Enumerable.Range(0, Documents).Select(i => new BsonDocument
@@ -38,8 +37,18 @@ public class OrderedTakeBenchmarks
             { "placedAt", start.AddMinutes(random.Next(1_000_000)) },
             { "total", (decimal)random.Next(10_000) / 100 },
         }).ToList();
-        indexed.InsertMany(documents);
-        plain.InsertMany(documents);
+        using (var write = _database.BeginWrite())
+        {
+            indexed.EnsureIndex(write, new IndexDefinition("by_placedAt", "placedAt"));
+            foreach (var document in documents)
+            {
+                indexed.Insert(write, document);
+                plain.Insert(write, document);
+            }
+
+            write.Commit();
+        }
+
         _indexed = indexed.Documents;
         _plain = plain.Documents;
         _query = new DocumentQuery(null, [new SortKey(FieldPath.Parse("placedAt"), descending: true)], take: FilterOperand.FromConstant(10));

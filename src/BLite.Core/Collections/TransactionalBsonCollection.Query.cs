@@ -54,36 +54,6 @@ internal sealed partial class TransactionalBsonCollection
     public string Explain(IPageReader pages, QueryFilter? filter, IReadOnlyList<SortKey>? sort = null, long skip = 0, long? take = null) =>
         PlanExecutor.Explain(Documents, pages, BuildQuery(filter, sort, skip, take));
 
-    public IEnumerable<BsonDocument> Find(QueryFilter? filter, IReadOnlyList<SortKey>? sort = null, long skip = 0, long? take = null)
-    {
-        using var read = Database.BeginRead();
-        foreach (var document in Find(read, filter, sort, skip, take))
-        {
-            yield return document;
-        }
-    }
-
-    public IEnumerable<BsonDocument> Find(string jsonFilter, IReadOnlyList<SortKey>? sort = null, long skip = 0, long? take = null) =>
-        Find(ParseFilter(jsonFilter), sort, skip, take);
-
-    public long Count(QueryFilter? filter)
-    {
-        using var read = Database.BeginRead();
-        return Count(read, filter);
-    }
-
-    public long Count(string jsonFilter) => Count(ParseFilter(jsonFilter));
-
-    public int DeleteMany(QueryFilter? filter) => Write(pages => DeleteMany(pages, filter));
-
-    public int DeleteMany(string jsonFilter) => DeleteMany(ParseFilter(jsonFilter));
-
-    public string Explain(QueryFilter? filter, IReadOnlyList<SortKey>? sort = null, long skip = 0, long? take = null)
-    {
-        using var read = Database.BeginRead();
-        return Explain(read, filter, sort, skip, take);
-    }
-
     private static QueryFilter ParseFilter(string jsonFilter)
     {
         ArgumentNullException.ThrowIfNull(jsonFilter);

@@ -153,7 +153,7 @@ public sealed class RandomizedCollectionTests
 
         private void Insert(WriteTransaction write, int id)
         {
-            var document = _documents.Create(id);
+            var document = _documents.IndexedDocument(id);
             var expectedIndex = _working.Documents.ContainsKey(id) ? BLiteUniqueConstraintException.PrimaryIndexName : _working.UniqueConflict(id, document);
             if (expectedIndex is null)
             {
@@ -169,7 +169,7 @@ public sealed class RandomizedCollectionTests
 
         private void Update(WriteTransaction write, int id, bool upsert)
         {
-            var document = _documents.Create(id);
+            var document = _documents.IndexedDocument(id);
             var exists = _working.Documents.ContainsKey(id);
             if (!exists && !upsert)
             {
@@ -206,8 +206,8 @@ public sealed class RandomizedCollectionTests
             var index = _random.Next(Indexes.Length);
             var definition = Indexes[index];
             BsonValue[] values = definition.FieldPaths.Count == 2 && _random.Next(2) == 0
-                ? [_documents.ScalarValue(), _documents.ScalarValue()]
-                : [definition.Name == "byCode" ? _random.Next(40_000) : _documents.ScalarValue()];
+                ? [_documents.IndexedScalar(), _documents.IndexedScalar()]
+                : [definition.Name == "byCode" ? _random.Next(40_000) : _documents.IndexedScalar()];
             var expected = _working.IdsWithPrefix(index, IndexKeys.Encode(_test.Database.Fields, values));
             var descending = _random.Next(3) == 0;
             if (descending)
