@@ -68,7 +68,13 @@ internal static partial class PlanExecutor
         IReadOnlyList<BsonValue>? parameters = null, QueryPlan? plan = null)
     {
         var execution = Prepare(collection, pages, query, parameters, plan);
-        return execution.Take == 0 ? [] : query.Sort.Count == 0 ? Stream(execution) : Sorted(execution);
+        if (execution.Take == 0)
+        {
+            return [];
+        }
+
+        var rows = query.Sort.Count == 0 ? Stream(execution) : Sorted(execution);
+        return BLiteTelemetry.ActivitySource.HasListeners() ? QueryActivity.Trace(rows, collection, execution.PlanKind) : rows;
     }
 
     /// <summary>How many documents <see cref="Execute"/> would return, without materializing any.</summary>
@@ -126,12 +132,13 @@ internal static partial class PlanExecutor
         var descending = orderComponent >= 0 ? query.Sort[0].Descending : scanned.Descending;
         var indexName = scanned.Index is null || scanned.Index.IsPrimaryKey ? null : scanned.Index.Name;
         var scanner = new CandidateScanner(collection, pages, indexName, runs, descending, scanned.NeedsDeduplication || runs.Count > 1);
+        var planKind = scanned.IsFullScan ? "scan" : "index";
         if (BLiteTelemetry.Queries.Enabled)
         {
-            BLiteTelemetry.Queries.Add(1, [.. collection.TelemetryTags, new("blite.query.plan", scanned.IsFullScan ? "scan" : "index")]);
+            BLiteTelemetry.Queries.Add(1, [.. collection.TelemetryTags, new("blite.query.plan", planKind)]);
         }
 
-        return new Execution(query, fields, filter, scanner, skip, take, orderComponent, scanned.NeedsDeduplication);
+        return new Execution(query, fields, filter, scanner, skip, take, orderComponent, scanned.NeedsDeduplication, planKind);
     }
 
     private static IReadOnlyList<ScanRun> ResolveRuns(QueryPlan plan, IReadOnlyList<BsonValue>? parameters, BsonFieldDictionary fields, out QueryPlan scanned)
@@ -209,5 +216,5 @@ internal static partial class PlanExecutor
     }
 
     private sealed record Execution(DocumentQuery Query, BsonFieldDictionary Fields, FilterEvaluator Filter, CandidateScanner Scanner,
-        long Skip, long Take, int OrderComponent, bool MultiKey);
+        long Skip, long Take, int OrderComponent, bool MultiKey, string PlanKind);
 }
