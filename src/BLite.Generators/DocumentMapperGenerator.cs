@@ -30,10 +30,28 @@ public sealed class DocumentMapperGenerator : IIncrementalGenerator
                     cancellationToken))
             .WithTrackingName(TrackingNames.DocumentTypes);
 
+        // Which class names can be contexts is worked out from syntax (and referenced context
+        // base classes); only those classes are bound, so the project's other classes cost a name lookup.
+        var headers = context.SyntaxProvider
+            .CreateSyntaxProvider(
+                static (node, _) => ContextCandidates.IsHeader(node),
+                static (syntaxContext, _) => ContextCandidates.Header(syntaxContext.Node))
+            .Collect();
+        var metadataContexts = context.CompilationProvider
+            .Select(static (compilation, cancellationToken) => ContextCandidates.MetadataContextNames(compilation, cancellationToken));
+        var contextNames = headers
+            .Combine(metadataContexts)
+            .Select(static (pair, _) => ContextCandidates.ContextNames(pair.Left, pair.Right))
+            .WithTrackingName(TrackingNames.ContextNames);
+
         var contexts = context.SyntaxProvider
             .CreateSyntaxProvider(
                 static (node, _) => ContextParser.IsCandidate(node),
-                static (syntaxContext, cancellationToken) => ContextParser.Parse(syntaxContext, cancellationToken))
+                static (syntaxContext, _) => syntaxContext)
+            .Combine(contextNames)
+            .Select(static (pair, cancellationToken) => ContextCandidates.Contains(pair.Right, ContextCandidates.DeclaredName(pair.Left.Node))
+                ? ContextParser.Parse(pair.Left, cancellationToken)
+                : null)
             .Where(static result => result is not null)
             .Select(static (result, _) => result!)
             .WithTrackingName(TrackingNames.Contexts);

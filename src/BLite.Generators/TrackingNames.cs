@@ -4,6 +4,7 @@ namespace BLite.Generators;
 internal static class TrackingNames
 {
     public const string DocumentTypes = nameof(DocumentTypes);
+    public const string ContextNames = nameof(ContextNames);
     public const string Contexts = nameof(Contexts);
     public const string ContextSpecs = nameof(ContextSpecs);
     public const string Mappers = nameof(Mappers);

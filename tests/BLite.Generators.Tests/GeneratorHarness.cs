@@ -11,11 +11,13 @@ internal static class GeneratorHarness
 
     private static readonly Lazy<ImmutableArray<MetadataReference>> References = new(LoadReferences);
 
-    public static CSharpCompilation Compile(params string[] sources)
+    public static CSharpCompilation Compile(params string[] sources) => CompileWith([], sources);
+
+    public static CSharpCompilation CompileWith(IEnumerable<MetadataReference> references, params string[] sources)
         => CSharpCompilation.Create(
             "GeneratorInput",
             sources.Select((source, i) => CSharpSyntaxTree.ParseText(source, ParseOptions, path: $"Input{i}.cs")),
-            References.Value,
+            References.Value.AddRange(references),
             new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable));
 
     public static GeneratorDriver CreateDriver()
@@ -25,9 +27,12 @@ internal static class GeneratorHarness
             driverOptions: new GeneratorDriverOptions(IncrementalGeneratorOutputKind.None, trackIncrementalGeneratorSteps: true));
 
     /// <summary>Runs the generator; returns its result and the compilation including the generated code.</summary>
-    public static (GeneratorRunResult Result, Compilation Output) Run(params string[] sources)
+    public static (GeneratorRunResult Result, Compilation Output) Run(params string[] sources) => RunWith([], sources);
+
+    /// <summary>As <see cref="Run"/>, with extra references (a library compiled by the test).</summary>
+    public static (GeneratorRunResult Result, Compilation Output) RunWith(IEnumerable<MetadataReference> references, params string[] sources)
     {
-        var input = Compile(sources);
+        var input = CompileWith(references, sources);
         var driver = CreateDriver().RunGeneratorsAndUpdateCompilation(input, out var output, out _);
         return (driver.GetRunResult().Results.Single(), output);
     }

@@ -22,6 +22,7 @@ public sealed class IncrementalityTests
     private static readonly string[] StepNames =
     [
         TrackingNames.DocumentTypes,
+        TrackingNames.ContextNames,
         TrackingNames.Contexts,
         TrackingNames.ContextSpecs,
         TrackingNames.Mappers,

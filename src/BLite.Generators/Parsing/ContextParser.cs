@@ -105,7 +105,7 @@ internal static class ContextParser
         return new ContextResult(spec, mappers.ToEquatableArray(), diagnostics.ToEquatableArray());
     }
 
-    private static bool DerivesFrom(INamedTypeSymbol type, INamedTypeSymbol baseType)
+    internal static bool DerivesFrom(INamedTypeSymbol type, INamedTypeSymbol baseType)
     {
         for (var current = type.BaseType; current is not null; current = current.BaseType)
         {
