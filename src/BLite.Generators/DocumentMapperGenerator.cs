@@ -31,7 +31,8 @@ public sealed class DocumentMapperGenerator : IIncrementalGenerator
             .WithTrackingName(TrackingNames.DocumentTypes);
 
         // Which class names can be contexts is worked out from syntax (and referenced context
-        // base classes); only those classes are bound, so the project's other classes cost a name lookup.
+        // base classes); only those classes are bound, so the project's other classes cost nothing
+        // beyond reading their headers.
         var headers = context.SyntaxProvider
             .CreateSyntaxProvider(
                 static (node, _) => ContextCandidates.IsHeader(node),
@@ -44,16 +45,10 @@ public sealed class DocumentMapperGenerator : IIncrementalGenerator
             .Select(static (pair, _) => ContextCandidates.ContextNames(pair.Left, pair.Right))
             .WithTrackingName(TrackingNames.ContextNames);
 
-        var contexts = context.SyntaxProvider
-            .CreateSyntaxProvider(
-                static (node, _) => ContextParser.IsCandidate(node),
-                static (syntaxContext, _) => syntaxContext)
+        var contexts = headers
             .Combine(contextNames)
-            .Select(static (pair, cancellationToken) => ContextCandidates.Contains(pair.Right, ContextCandidates.DeclaredName(pair.Left.Node))
-                ? ContextParser.Parse(pair.Left, cancellationToken)
-                : null)
-            .Where(static result => result is not null)
-            .Select(static (result, _) => result!)
+            .Combine(context.CompilationProvider)
+            .SelectMany(static (input, cancellationToken) => ContextCandidates.ParseContexts(input.Left.Left, input.Left.Right, input.Right, cancellationToken))
             .WithTrackingName(TrackingNames.Contexts);
 
         var contextSpecs = contexts

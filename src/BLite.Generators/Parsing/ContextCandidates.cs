@@ -24,25 +24,62 @@ internal static class ContextCandidates
 
     public static bool IsHeader(SyntaxNode node) => node is ClassDeclarationSyntax { BaseList: not null } or UsingDirectiveSyntax { Alias: not null };
 
-    /// <summary>The declared name and the simple names it derives from (or aliases).</summary>
+    /// <summary>The declared name, the simple names it derives from (or aliases), and where a class declares it.</summary>
     public static NameEdge Header(SyntaxNode node)
     {
         if (node is UsingDirectiveSyntax alias)
         {
-            return new NameEdge(alias.Alias!.Name.Identifier.ValueText, new[] { SimpleName(alias.NamespaceOrType) }.ToEquatableArray());
+            return new NameEdge(alias.Alias!.Name.Identifier.ValueText, new[] { SimpleName(alias.NamespaceOrType) }.ToEquatableArray(), null, -1);
         }
 
         var declaration = (ClassDeclarationSyntax)node;
-        var bases = new List<string>(declaration.BaseList!.Types.Count);
-        foreach (var baseType in declaration.BaseList.Types)
+        var types = declaration.BaseList!.Types;
+        var bases = new string[types.Count];
+        for (var i = 0; i < bases.Length; i++)
         {
-            bases.Add(SimpleName(baseType.Type));
+            bases[i] = SimpleName(types[i].Type);
         }
 
-        return new NameEdge(declaration.Identifier.ValueText, bases.ToEquatableArray());
+        return new NameEdge(declaration.Identifier.ValueText, new EquatableArray<string>(bases), declaration.SyntaxTree.FilePath, declaration.Identifier.SpanStart);
     }
 
-    public static string DeclaredName(SyntaxNode node) => ((ClassDeclarationSyntax)node).Identifier.ValueText;
+    /// <summary>
+    /// Binds and parses the classes whose names can reach <c>DocumentDbContext</c>; the only
+    /// semantic work done per keystroke for contexts, none for the project's other classes.
+    /// </summary>
+    public static ImmutableArray<ContextResult> ParseContexts(ImmutableArray<NameEdge> headers, EquatableArray<string> contextNames,
+        Compilation compilation, CancellationToken cancellationToken)
+    {
+        var results = ImmutableArray.CreateBuilder<ContextResult>();
+        foreach (var header in headers)
+        {
+            if (header.FilePath is null || header.Name == DbContextName || !Contains(contextNames, header.Name))
+            {
+                continue;
+            }
+
+            foreach (var tree in compilation.SyntaxTrees)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                if (tree.FilePath != header.FilePath
+                    || tree.GetRoot(cancellationToken).FindToken(header.Position).Parent is not ClassDeclarationSyntax declaration
+                    || declaration.Identifier.SpanStart != header.Position
+                    || declaration.Identifier.ValueText != header.Name)
+                {
+                    continue;
+                }
+
+                if (ContextParser.Parse(declaration, compilation.GetSemanticModel(tree), cancellationToken) is { } result)
+                {
+                    results.Add(result);
+                }
+
+                break;
+            }
+        }
+
+        return results.ToImmutable();
+    }
 
     /// <summary>
     /// Simple names of the non-sealed context classes in referenced assemblies that themselves
@@ -196,5 +233,8 @@ internal static class ContextCandidates
     };
 }
 
-/// <summary>A class (or alias) name and the simple names of its base types (or alias target).</summary>
-internal readonly record struct NameEdge(string Name, EquatableArray<string> Bases);
+/// <summary>
+/// A class (or alias) name and the simple names of its base types (or alias target); for a class,
+/// the file and the position of its name, so a possible context can be found again and bound.
+/// </summary>
+internal readonly record struct NameEdge(string Name, EquatableArray<string> Bases, string? FilePath, int Position);

@@ -15,15 +15,12 @@ namespace BLite.Generators.Parsing;
 /// </summary>
 internal static class ContextParser
 {
-    public static bool IsCandidate(SyntaxNode node) => node is ClassDeclarationSyntax { BaseList: not null };
-
     /// <summary>Null when the class is not a context (or is handled through another of its declarations).</summary>
-    public static ContextResult? Parse(GeneratorSyntaxContext context, CancellationToken cancellationToken)
+    public static ContextResult? Parse(ClassDeclarationSyntax declaration, SemanticModel semanticModel, CancellationToken cancellationToken)
     {
-        var declaration = (ClassDeclarationSyntax)context.Node;
-        var known = KnownTypes.For(context.SemanticModel.Compilation);
+        var known = KnownTypes.For(semanticModel.Compilation);
         if (known.DbContext is null
-            || context.SemanticModel.GetDeclaredSymbol(declaration, cancellationToken) is not INamedTypeSymbol type
+            || semanticModel.GetDeclaredSymbol(declaration, cancellationToken) is not INamedTypeSymbol type
             || type.IsAbstract)
         {
             return null;
