@@ -1,0 +1,116 @@
+using BLite.Bson;
+using BLite.Cli.Commands;
+using BLite.Core.Collections;
+using Microsoft.AspNetCore.Http;
+
+namespace BLite.Cli.Studio;
+
+internal sealed partial class StudioApi
+{
+    /// <summary>Inserts a document; without an _id it gets a new ObjectId, as on import.</summary>
+    private IResult Insert(string name, StudioDocumentText body)
+    {
+        EnsureWritable();
+        EnsureCollection(name);
+        var document = ParseDocument(body);
+        var id = _database.GetCollection(name).Insert(document);
+        return Results.Json(new { id = new BsonDocument { { "_id", id } }.ToJson(BsonJsonMode.Canonical) }, statusCode: StatusCodes.Status201Created);
+    }
+
+    /// <summary>Replaces the document with the same _id; 404 (and nothing written) when there is none.</summary>
+    private IResult Replace(string name, StudioDocumentText body)
+    {
+        EnsureWritable();
+        EnsureCollection(name);
+        var document = ParseDocument(body);
+        if (!document.ContainsKey("_id"))
+        {
+            throw new StudioException(StatusCodes.Status400BadRequest, "the document needs its _id: the _id says which document to replace.");
+        }
+
+        if (!_database.GetCollection(name).Update(document))
+        {
+            throw new StudioException(StatusCodes.Status404NotFound, $"collection '{name}' has no document with {IdJson(document)}; nothing was written.");
+        }
+
+        return Results.Json(new { id = IdJson(document) });
+    }
+
+    private IResult Delete(string name, string? id)
+    {
+        EnsureWritable();
+        EnsureCollection(name);
+        if (!_database.GetCollection(name).Delete(ParseId(id)))
+        {
+            throw new StudioException(StatusCodes.Status404NotFound, $"collection '{name}' has no document with {id}.");
+        }
+
+        return Results.Json(new { deleted = id });
+    }
+
+    private IResult Indexes(string name)
+    {
+        EnsureCollection(name);
+        using var read = _database.BeginRead();
+        var indexes = new List<object> { new { name = "_id", fields = new[] { "_id" }, unique = true, primary = true } };
+        foreach (var index in _database.GetRawCollection(name).GetIndexes(read))
+        {
+            indexes.Add(new { name = index.Name, fields = index.FieldPaths, unique = index.Unique, primary = false });
+        }
+
+        return Results.Json(indexes);
+    }
+
+    /// <summary>Builds an index over the existing documents in one transaction; a unique index that the data breaks is refused whole.</summary>
+    private IResult CreateIndex(string name, StudioIndex body)
+    {
+        EnsureWritable();
+        EnsureCollection(name);
+        var fields = (body.Fields ?? "").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        if (string.IsNullOrWhiteSpace(body.Name) || fields.Length == 0)
+        {
+            throw new StudioException(StatusCodes.Status400BadRequest, "an index needs a name and at least one field path.");
+        }
+
+        if (!_database.GetCollection(name).EnsureIndex(new IndexDefinition(body.Name, fields, body.Unique)))
+        {
+            throw new StudioException(StatusCodes.Status409Conflict, $"collection '{name}' already has an index named '{body.Name}'.");
+        }
+
+        return Results.Json(new { created = body.Name }, statusCode: StatusCodes.Status201Created);
+    }
+
+    private IResult DropIndex(string name, string index)
+    {
+        EnsureWritable();
+        EnsureCollection(name);
+        if (!_database.GetCollection(name).DropIndex(index))
+        {
+            throw new StudioException(StatusCodes.Status404NotFound, $"collection '{name}' has no index named '{index}'.");
+        }
+
+        return Results.Json(new { dropped = index });
+    }
+
+    private static BsonDocument ParseDocument(StudioDocumentText body)
+    {
+        if (string.IsNullOrWhiteSpace(body.Json))
+        {
+            throw new StudioException(StatusCodes.Status400BadRequest, "the document is empty.");
+        }
+
+        try
+        {
+            return BsonDocument.Parse(body.Json);
+        }
+        catch (BsonFormatException exception)
+        {
+            throw new StudioException(StatusCodes.Status400BadRequest, "not a valid document: " + exception.Message);
+        }
+    }
+}
+
+/// <summary>A document as the editor sends it: Extended JSON text.</summary>
+internal sealed record StudioDocumentText(string? Json);
+
+internal sealed record StudioIndex(string? Name, string? Fields, bool Unique);
