@@ -2,8 +2,8 @@
 // Everything the database returns is put on the page as text (textContent), never as markup.
 "use strict";
 
-const state = { overview: null, collections: [], pageKeys: {} };
-const view = () => document.getElementById("view");
+const state = { overview: null, collections: [] };
+// The paging buttons of the documents page on screen, for the [ and ] keys.const view = () => document.getElementById("view");
 
 // ---- talking to the server ------------------------------------------------------------------
 
@@ -327,8 +327,6 @@ async function documentsPage(name, params) {
   pageKeys = { previous: page.hasPrevious ? previous : null, next: page.hasNext ? next : null };
 }
 
-let pageKeys = {};
-
 // ---- query ----------------------------------------------------------------------------------
 
 async function queryPage(name, params) {
@@ -365,7 +363,7 @@ async function queryPage(name, params) {
     el("div", {}, el("label", { for: "query-filter", text: "Filter (JSON, as for 'blite find')" }), filter, errors.filter),
     el("div", {}, el("label", { for: "query-sort", text: "Sort (fields, -desc)" }), sort, errors.sort),
     el("div", {}, el("label", { for: "query-limit", text: "Limit" }), limit, errors.limit),
-    el("div", {}, el("button", { class: "primary", id: "query-run", type: "submit" }, "Run"), el("div", { class: "field-error" })));
+    el("div", {}, el("label", { "aria-hidden": "true", text: "\u00a0" }), el("button", { class: "primary", id: "query-run", type: "submit" }, "Run")));
   show(...collectionHeader(name, "query"), form, results);
   filter.focus();
 }
@@ -386,6 +384,8 @@ async function editPage(name, params) {
   const message = el("div", { id: "edit-message", "aria-live": "polite" });
   const save = async () => {
     message.replaceChildren();
+    const saved = document.getElementById("edit-saved");
+    if (saved) saved.remove();
     try {
       JSON.parse(editor.value);
     } catch (error) {
