@@ -3,7 +3,9 @@
 "use strict";
 
 const state = { overview: null, collections: [] };
-// The paging buttons of the documents page on screen, for the [ and ] keys.const view = () => document.getElementById("view");
+// The paging buttons of the documents page on screen, for the [ and ] keys.
+let pageKeys = {};
+const view = () => document.getElementById("view");
 
 // ---- talking to the server ------------------------------------------------------------------
 
