@@ -4,6 +4,7 @@ using BLite.Cli.Commands;
 using BLite.Cli.Database;
 using BLite.Cli.Queries;
 using BLite.Core.BTrees;
+using BLite.Core.Collections;
 using BLite.Core.Query;
 using Microsoft.AspNetCore.Http;
 
@@ -87,19 +88,21 @@ internal sealed partial class StudioApi
     /// <summary>
     /// Keyset paging on the primary key: <c>after</c> continues past a page's last key, <c>before</c>
     /// goes back from its first, so every page costs one tree descent and a short walk, however
-    /// deep it lies (never a skip over the documents in front).
+    /// deep it lies (never a skip over the documents in front). <c>start</c> (an id as
+    /// <c>{"_id": value}</c>) jumps to the first document at or after that _id.
     /// </summary>
-    private IResult Documents(string name, string? after, string? before, int? limit)
+    private IResult Documents(string name, string? after, string? before, string? start, int? limit)
     {
         EnsureCollection(name);
         var size = PageSize(limit);
         var backwards = before is not null;
-        var range = (after, before) switch
+        var range = (after, before, start) switch
         {
-            (not null, null) => KeyRange.From(DecodeKey(after), inclusive: false),
-            (null, not null) => KeyRange.To(DecodeKey(before), inclusive: false),
-            (null, null) => KeyRange.All,
-            _ => throw new StudioException(StatusCodes.Status400BadRequest, "give 'after' or 'before', not both."),
+            (not null, null, null) => KeyRange.From(DecodeKey(after), inclusive: false),
+            (null, not null, null) => KeyRange.To(DecodeKey(before), inclusive: false),
+            (null, null, not null) => KeyRange.From(IndexKeys.EncodeId(ParseId(start)), inclusive: true),
+            (null, null, null) => KeyRange.All,
+            _ => throw new StudioException(StatusCodes.Status400BadRequest, "give one of 'after', 'before' and 'start', not several."),
         };
 
         using var read = _database.BeginRead();
@@ -126,7 +129,7 @@ internal sealed partial class StudioApi
         return Results.Json(new
         {
             documents = rows,
-            hasPrevious = backwards ? more : after is not null,
+            hasPrevious = backwards ? more : after is not null || start is not null,
             hasNext = backwards || more,
             total = _database.GetRawCollection(name).Count(read),
         });

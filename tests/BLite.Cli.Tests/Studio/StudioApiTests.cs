@@ -43,6 +43,24 @@ public class StudioApiTests
     }
 
     [Fact]
+    public async Task A_page_can_start_at_an_id_and_a_bad_paging_request_is_refused()
+    {
+        await using var host = await StudioHost.StartAsync(orders: 120);
+
+        var jumped = await host.GetJson("/api/collections/orders/documents?limit=10&start=" + Id(115));
+        var both = await host.GetJson("/api/collections/orders/documents?after=AA%3D%3D&start=" + Id(1), HttpStatusCode.BadRequest);
+        var key = await host.GetJson("/api/collections/orders/documents?after=%25%25", HttpStatusCode.BadRequest);
+        var limit = await host.GetJson("/api/collections/orders/documents?limit=5000", HttpStatusCode.BadRequest);
+
+        Assert.Equal(Enumerable.Range(115, 6), Ids(jumped));
+        Assert.False(jumped.GetProperty("hasNext").GetBoolean());
+        Assert.True(jumped.GetProperty("hasPrevious").GetBoolean());
+        Assert.Contains("not several", both.GetProperty("error").GetString());
+        Assert.Contains("paging key", key.GetProperty("error").GetString());
+        Assert.Contains("limit", limit.GetProperty("error").GetString());
+    }
+
+    [Fact]
     public async Task A_query_returns_the_matching_documents_the_plan_through_the_index_and_the_time()
     {
         await using var host = await StudioHost.StartAsync(orders: 40);

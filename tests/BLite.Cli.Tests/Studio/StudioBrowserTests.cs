@@ -59,6 +59,11 @@ public class StudioBrowserTests : IClassFixture<StudioBrowser>
         await page.Keyboard.PressAsync("Enter");
         await Assertions.Expect(page.Locator("#document-json")).ToContainTextAsync("\"email\": \"c3@example.com\"");
         await Screenshot(page, "document");
+        await page.Keyboard.PressAsync("Escape");
+        await Assertions.Expect(page.Locator("#document-json")).ToHaveCountAsync(0);
+        await page.FillAsync("#go-to-id", "90");
+        await page.Keyboard.PressAsync("Enter");
+        await Assertions.Expect(page.Locator("#page-range")).ToContainTextAsync("31 documents, _id 90 … 120");
 
         // A filter with its plan and time; then a bad filter and the parser's message beside the box.
         await page.ClickAsync("nav.tabs a:text('Query')");

@@ -309,6 +309,7 @@ async function documentsPage(name, params) {
   const query = new URLSearchParams();
   if (params.get("after")) query.set("after", params.get("after"));
   if (params.get("before")) query.set("before", params.get("before"));
+  if (params.get("start")) query.set("start", params.get("start"));
   const page = await api("GET", `${collectionUrl(name)}/documents?${query}`);
   const docs = page.documents;
   const base = `#/c/${enc(name)}`;
@@ -324,6 +325,11 @@ async function documentsPage(name, params) {
       previous, next,
       el("span", { class: "muted", id: "page-range", text: docs.length ? `${docs.length} documents, _id ${cell(first).text} … ${cell(last).text}` : "" }),
       el("span", { class: "spacer" }),
+      el("form", { onsubmit: (e) => {
+        e.preventDefault();
+        const value = e.target.elements.start.value.trim();
+        if (value) go(`${base}?start=${enc(`{"_id": ${value}}`)}`);
+      } }, el("input", { name: "start", id: "go-to-id", class: "code-input", placeholder: "Go to _id: 500, \"c1\", {\"$oid\": …}", "aria-label": "Go to _id", size: "26" })),
       readOnly ? null : el("a", { class: "button", href: `${base}/edit`, id: "new-document", text: "New document" }),
     ]));
   pageKeys = { previous: page.hasPrevious ? previous : null, next: page.hasNext ? next : null };
