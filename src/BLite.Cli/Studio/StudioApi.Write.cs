@@ -72,12 +72,33 @@ internal sealed partial class StudioApi
             throw new StudioException(StatusCodes.Status400BadRequest, "an index needs a name and at least one field path.");
         }
 
-        if (!_database.GetCollection(name).EnsureIndex(new IndexDefinition(body.Name, fields, body.Unique)))
+        var definition = new IndexDefinition(body.Name, fields, body.Unique);
+        var collection = _database.GetCollection(name);
+        var build = _indexBuilds.Start(name, body.Name, collection.Count());
+        bool created;
+        try
+        {
+            created = collection.EnsureIndex(definition, build);
+        }
+        finally
+        {
+            build.Finish();
+        }
+
+        if (!created)
         {
             throw new StudioException(StatusCodes.Status409Conflict, $"collection '{name}' already has an index named '{body.Name}'.");
         }
 
-        return Results.Json(new { created = body.Name }, statusCode: StatusCodes.Status201Created);
+        return Results.Json(new { created = body.Name, documents = build.Read }, statusCode: StatusCodes.Status201Created);
+    }
+
+    /// <summary>How far the build of this index has read, while its POST waits; 404 before any build of it.</summary>
+    private IResult IndexProgress(string name, string index)
+    {
+        var build = _indexBuilds.Find(name, index)
+            ?? throw new StudioException(StatusCodes.Status404NotFound, $"no build of index '{index}' on '{name}' has started.");
+        return Results.Json(new { read = build.Read, total = build.Total, finished = build.Finished });
     }
 
     private IResult DropIndex(string name, string index)

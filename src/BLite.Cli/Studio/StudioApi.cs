@@ -19,6 +19,7 @@ internal sealed partial class StudioApi
 
     private readonly DocumentDatabase _database;
     private readonly StudioOptions _options;
+    private readonly IndexBuilds _indexBuilds = new();
 
     private StudioApi(DocumentDatabase database, StudioOptions options)
     {
@@ -42,6 +43,7 @@ internal sealed partial class StudioApi
         app.MapGet("/api/collections/{name}/indexes", api.Indexes);
         app.MapPost("/api/collections/{name}/indexes", api.CreateIndex);
         app.MapDelete("/api/collections/{name}/indexes/{index}", api.DropIndex);
+        app.MapGet("/api/collections/{name}/indexes/{index}/progress", api.IndexProgress);
         app.MapGet("/api/collections/{name}/export", api.Export);
         app.MapPost("/api/collections/{name}/import", api.Import);
     }

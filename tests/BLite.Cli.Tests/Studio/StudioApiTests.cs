@@ -157,12 +157,18 @@ public class StudioApiTests
     {
         await using var host = await StudioHost.StartAsync(orders: 20);
 
-        await host.SendJson(HttpMethod.Post, "/api/collections/orders/indexes", new { name = "by_total", fields = "total", unique = false }, HttpStatusCode.Created);
+        await host.GetJson("/api/collections/orders/indexes/by_total/progress", HttpStatusCode.NotFound);
+        var created = await host.SendJson(HttpMethod.Post, "/api/collections/orders/indexes", new { name = "by_total", fields = "total", unique = false }, HttpStatusCode.Created);
+        var progress = await host.GetJson("/api/collections/orders/indexes/by_total/progress");
         var listed = await host.GetJson("/api/collections/orders/indexes");
         var plan = await host.SendJson(HttpMethod.Post, "/api/collections/orders/query", new { filter = """{"total":{"$gte":90}}""" }, HttpStatusCode.OK);
         var refused = await host.SendJson(HttpMethod.Post, "/api/collections/orders/indexes", new { name = "by_tag", fields = "tags", unique = true }, HttpStatusCode.Conflict);
         await host.SendJson(HttpMethod.Delete, "/api/collections/orders/indexes/by_total", null, HttpStatusCode.OK);
 
+        Assert.Equal(20, created.GetProperty("documents").GetInt64());
+        Assert.Equal(20, progress.GetProperty("read").GetInt64());
+        Assert.Equal(20, progress.GetProperty("total").GetInt64());
+        Assert.True(progress.GetProperty("finished").GetBoolean());
         Assert.Equal(["_id", "by_status", "by_email", "by_total"], listed.EnumerateArray().Select(i => i.GetProperty("name").GetString()));
         Assert.Contains("by_total", plan.GetProperty("plan").GetString());
         Assert.NotEmpty(refused.GetProperty("error").GetString()!);

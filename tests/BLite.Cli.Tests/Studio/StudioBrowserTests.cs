@@ -114,7 +114,12 @@ public class StudioBrowserTests : IClassFixture<StudioBrowser>
         // Indexes.
         await page.GotoAsync(host.Server.BaseAddress + "#/c/orders/indexes");
         await Assertions.Expect(page.Locator("#indexes-table")).ToContainTextAsync("customer.email");
+        await page.FillAsync("#index-name", "by_total");
+        await page.FillAsync("#index-fields", "total");
+        await page.ClickAsync("form button[type=submit]");
+        await Assertions.Expect(page.Locator("#indexes-table")).ToContainTextAsync("by_total");
         await Screenshot(page, "indexes");
+        Assert.Contains("by_total", host.Server.Database.GetCollection("orders").GetIndexes().Select(index => index.Name));
         Assert.Empty(pageErrors);
 
         // Another browser profile, without the cookie, is refused.

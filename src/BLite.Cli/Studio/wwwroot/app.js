@@ -443,12 +443,30 @@ async function indexesPage(name) {
     e.preventDefault();
     const button = create.querySelector("button");
     button.disabled = true;
-    message.replaceChildren(el("p", { class: "muted", text: `Building ${indexName.value} over ${number((state.collections.find((c) => c.name === name) || { count: 0 }).count)} documents…` }));
+    const bar = el("progress", { id: "index-progress", max: "1", value: "0" });
+    const status = el("span", { class: "muted", text: `Building ${indexName.value}…` });
+    message.replaceChildren(el("div", { class: "toolbar" }, bar, status));
+    // The build is one request; its progress is read beside it until the request answers.
+    const progressUrl = `${collectionUrl(name)}/indexes/${enc(indexName.value)}/progress`;
+    let building = true;
+    const poll = async () => {
+      while (building) {
+        try {
+          const p = await api("GET", progressUrl);
+          if (!building) break;
+          bar.max = Math.max(p.total, 1); bar.value = p.read;
+          status.textContent = p.read < p.total ? `read ${number(p.read)} of ${number(p.total)} documents` : "writing the index…";
+        } catch { /* not started yet */ }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+    poll();
     try {
       await api("POST", `${collectionUrl(name)}/indexes`, { name: indexName.value, fields: fields.value, unique: unique.checked });
+      building = false;
       await loadSidebar();
       route();
-    } catch (error) { message.replaceChildren(errorBox(error)); button.disabled = false; }
+    } catch (error) { building = false; message.replaceChildren(errorBox(error)); button.disabled = false; }
   } },
     el("div", {}, el("label", { for: "index-name", text: "Name" }), indexName),
     el("div", {}, el("label", { for: "index-fields", text: "Fields (comma-separated paths)" }), fields),
