@@ -14,7 +14,7 @@ internal sealed partial class StudioApi
 {
     private IResult Overview()
     {
-        var storage = _database.Storage;
+        var storage = Database.Storage;
         var statistics = storage.GetStatistics();
         var file = DatabaseFileInspector.Inspect(storage.Path);
         return Results.Json(new
@@ -34,13 +34,13 @@ internal sealed partial class StudioApi
             checkpoints = statistics.Checkpoints,
             commits = statistics.Commits,
             activeReaders = statistics.ActiveReaders,
-            collections = _database.GetCollectionNames().Count,
+            collections = Database.GetCollectionNames().Count,
         });
     }
 
     private IResult Check()
     {
-        var report = _database.Verify();
+        var report = Database.Verify();
         return Results.Json(new
         {
             valid = report.IsValid,
@@ -52,11 +52,11 @@ internal sealed partial class StudioApi
 
     private IResult Collections()
     {
-        using var read = _database.BeginRead();
+        using var read = Database.BeginRead();
         var collections = new List<object>();
-        foreach (var name in _database.GetCollectionNames(read))
+        foreach (var name in Database.GetCollectionNames(read))
         {
-            var raw = _database.GetRawCollection(name);
+            var raw = Database.GetRawCollection(name);
             collections.Add(new
             {
                 name,
@@ -72,8 +72,8 @@ internal sealed partial class StudioApi
     private IResult CollectionSize(string name)
     {
         EnsureCollection(name);
-        using var read = _database.BeginRead();
-        var cursor = _database.GetRawCollection(name).Scan(read);
+        using var read = Database.BeginRead();
+        var cursor = Database.GetRawCollection(name).Scan(read);
         long bytes = 0;
         long largest = 0;
         while (cursor.MoveNext())
@@ -105,8 +105,8 @@ internal sealed partial class StudioApi
             _ => throw new StudioException(StatusCodes.Status400BadRequest, "give one of 'after', 'before' and 'start', not several."),
         };
 
-        using var read = _database.BeginRead();
-        var cursor = _database.GetRawCollection(name).Scan(read, range, backwards);
+        using var read = Database.BeginRead();
+        var cursor = Database.GetRawCollection(name).Scan(read, range, backwards);
         var rows = new List<StudioDocument>(size);
         var more = false;
         while (cursor.MoveNext())
@@ -117,7 +117,7 @@ internal sealed partial class StudioApi
                 break;
             }
 
-            var document = BsonDocument.FromBytes(cursor.Document.Span, _database.Fields);
+            var document = BsonDocument.FromBytes(cursor.Document.Span, Database.Fields);
             rows.Add(Describe(document, Convert.ToBase64String(cursor.PrimaryKey)));
         }
 
@@ -131,14 +131,14 @@ internal sealed partial class StudioApi
             documents = rows,
             hasPrevious = backwards ? more : after is not null || start is not null,
             hasNext = backwards || more,
-            total = _database.GetRawCollection(name).Count(read),
+            total = Database.GetRawCollection(name).Count(read),
         });
     }
 
     private IResult Document(string name, string? id)
     {
         EnsureCollection(name);
-        var document = _database.GetCollection(name).FindById(ParseId(id))
+        var document = Database.GetCollection(name).FindById(ParseId(id))
             ?? throw new StudioException(StatusCodes.Status404NotFound, $"collection '{name}' has no document with {id}.");
         return Results.Json(new { id = IdJson(document), json = document.ToJson(BsonJsonMode.Relaxed), canonical = document.ToJson(BsonJsonMode.Canonical) });
     }
@@ -173,13 +173,13 @@ internal sealed partial class StudioApi
         }
 
         var query = new DocumentQuery(filter, sort, null, FilterOperand.FromConstant((long)(body.Limit ?? DefaultPageSize)));
-        using var read = _database.BeginRead();
-        var collection = _database.GetRawCollection(name);
+        using var read = Database.BeginRead();
+        var collection = Database.GetRawCollection(name);
         var timer = Stopwatch.StartNew();
         var rows = new List<StudioDocument>();
         foreach (var bytes in PlanExecutor.Execute(collection, read, query))
         {
-            var document = BsonDocument.FromBytes(bytes.Span, _database.Fields);
+            var document = BsonDocument.FromBytes(bytes.Span, Database.Fields);
             rows.Add(Describe(document, ""));
         }
 

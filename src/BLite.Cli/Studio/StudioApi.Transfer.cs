@@ -21,8 +21,8 @@ internal sealed partial class StudioApi
         context.Response.Headers.ContentDisposition = $"attachment; filename=\"{name}.{extension}\"";
         // The exporter writes synchronously, as it does to a file; a local tool can spare the thread.
         context.Features.GetRequiredFeature<IHttpBodyControlFeature>().AllowSynchronousIO = true;
-        using var read = _database.BeginRead();
-        ExportCommand.Export(_database.GetRawCollection(name), read, _database.Fields, context.Response.Body, transfer, BsonJsonMode.Canonical, CommandContext.Silent);
+        using var read = Database.BeginRead();
+        ExportCommand.Export(Database.GetRawCollection(name), read, Database.Fields, context.Response.Body, transfer, BsonJsonMode.Canonical, CommandContext.Silent);
         await context.Response.Body.FlushAsync().ConfigureAwait(false);
     }
 
@@ -42,7 +42,7 @@ internal sealed partial class StudioApi
 
         context.Features.GetRequiredFeature<IHttpBodyControlFeature>().AllowSynchronousIO = true;
         var input = context.Request.Body;
-        var imported = ImportCommand.Import(_database, name, DocumentSource.Read(input, transfer, "the upload"), upsert: false, batchSize: 0, input, CommandContext.Silent);
+        var imported = ImportCommand.Import(Database, name, DocumentSource.Read(input, transfer, "the upload"), upsert: false, batchSize: 0, input, CommandContext.Silent);
         return Results.Json(new { imported });
     }
 

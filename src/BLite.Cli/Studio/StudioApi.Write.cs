@@ -13,7 +13,7 @@ internal sealed partial class StudioApi
         EnsureWritable();
         EnsureCollection(name);
         var document = ParseDocument(body);
-        var id = _database.GetCollection(name).Insert(document);
+        var id = Database.GetCollection(name).Insert(document);
         return Results.Json(new { id = new BsonDocument { { "_id", id } }.ToJson(BsonJsonMode.Canonical) }, statusCode: StatusCodes.Status201Created);
     }
 
@@ -28,7 +28,7 @@ internal sealed partial class StudioApi
             throw new StudioException(StatusCodes.Status400BadRequest, "the document needs its _id: the _id says which document to replace.");
         }
 
-        if (!_database.GetCollection(name).Update(document))
+        if (!Database.GetCollection(name).Update(document))
         {
             throw new StudioException(StatusCodes.Status404NotFound, $"collection '{name}' has no document with {IdJson(document)}; nothing was written.");
         }
@@ -40,7 +40,7 @@ internal sealed partial class StudioApi
     {
         EnsureWritable();
         EnsureCollection(name);
-        if (!_database.GetCollection(name).Delete(ParseId(id)))
+        if (!Database.GetCollection(name).Delete(ParseId(id)))
         {
             throw new StudioException(StatusCodes.Status404NotFound, $"collection '{name}' has no document with {id}.");
         }
@@ -51,9 +51,9 @@ internal sealed partial class StudioApi
     private IResult Indexes(string name)
     {
         EnsureCollection(name);
-        using var read = _database.BeginRead();
+        using var read = Database.BeginRead();
         var indexes = new List<object> { new { name = "_id", fields = new[] { "_id" }, unique = true, primary = true } };
-        foreach (var index in _database.GetRawCollection(name).GetIndexes(read))
+        foreach (var index in Database.GetRawCollection(name).GetIndexes(read))
         {
             indexes.Add(new { name = index.Name, fields = index.FieldPaths, unique = index.Unique, primary = false });
         }
@@ -73,7 +73,7 @@ internal sealed partial class StudioApi
         }
 
         var definition = new IndexDefinition(body.Name, fields, body.Unique);
-        var collection = _database.GetCollection(name);
+        var collection = Database.GetCollection(name);
         var build = _indexBuilds.Start(name, body.Name, collection.Count());
         bool created;
         try
@@ -105,7 +105,7 @@ internal sealed partial class StudioApi
     {
         EnsureWritable();
         EnsureCollection(name);
-        if (!_database.GetCollection(name).DropIndex(index))
+        if (!Database.GetCollection(name).DropIndex(index))
         {
             throw new StudioException(StatusCodes.Status404NotFound, $"collection '{name}' has no index named '{index}'.");
         }

@@ -19,6 +19,7 @@ internal sealed partial class StudioApi
 
     private readonly DocumentDatabase _database;
     private readonly StudioOptions _options;
+    private readonly AsyncLocal<DocumentDatabase?> _requestView = new();
     private readonly IndexBuilds _indexBuilds = new();
 
     private StudioApi(DocumentDatabase database, StudioOptions options)
@@ -30,6 +31,11 @@ internal sealed partial class StudioApi
     public static void Map(WebApplication app, DocumentDatabase database, StudioOptions options)
     {
         var api = new StudioApi(database, options);
+        if (options.ReadOnly)
+        {
+            app.Use(api.WithFreshView);
+        }
+
         app.MapGet("/api/overview", api.Overview);
         app.MapPost("/api/check", api.Check);
         app.MapGet("/api/collections", api.Collections);
@@ -48,6 +54,37 @@ internal sealed partial class StudioApi
         app.MapPost("/api/collections/{name}/import", api.Import);
     }
 
+    /// <summary>
+    /// The database this request reads: the studio's own writable one, or in a read-only studio
+    /// the view opened for this request.
+    /// </summary>
+    private DocumentDatabase Database => _requestView.Value ?? _database;
+
+    /// <summary>
+    /// A read-only view is a snapshot as of its open, and a checkpoint by the application that
+    /// writes the database ends it (docs/storage.md). So a read-only studio opens a view for each
+    /// API request: every page shows the application's latest commits.
+    /// </summary>
+    private async Task WithFreshView(HttpContext context, RequestDelegate next)
+    {
+        if (!context.Request.Path.StartsWithSegments("/api"))
+        {
+            await next(context).ConfigureAwait(false);
+            return;
+        }
+
+        using var view = DatabaseFiles.OpenForReading(_options.DatabasePath);
+        _requestView.Value = view;
+        try
+        {
+            await next(context).ConfigureAwait(false);
+        }
+        finally
+        {
+            _requestView.Value = null;
+        }
+    }
+
     private void EnsureWritable()
     {
         if (_options.ReadOnly)
@@ -60,7 +97,7 @@ internal sealed partial class StudioApi
     {
         try
         {
-            DatabaseFiles.EnsureCollectionExists(_database, name);
+            DatabaseFiles.EnsureCollectionExists(Database, name);
         }
         catch (Commands.CommandException exception)
         {

@@ -59,15 +59,20 @@ public class StudioCommandTests
         using var client = await LogIn(studio);
         var page = await client.GetFromJsonAsync<System.Text.Json.JsonElement>("/api/collections/orders/documents");
         var write = await client.DeleteAsync("/api/collections/orders/documents?id=" + Uri.EscapeDataString("""{"_id": 1}"""));
+        // The application commits and checkpoints under the studio: the next page shows it.
+        application.GetCollection("orders").Insert(TestDatabases.Order(10));
+        application.Checkpoint();
+        var later = await client.GetFromJsonAsync<System.Text.Json.JsonElement>("/api/collections/orders/documents");
         var (exitCode, _, _) = studio.Stop();
 
         Assert.NotEqual(0, refused.ExitCode);
         Assert.StartsWith("blite: ", refused.Stderr);
         Assert.Equal(Enumerable.Range(1, 9), page.GetProperty("documents").EnumerateArray().Select(d => BsonDocument.Parse(d.GetProperty("json").GetString()!)["_id"].AsInt32));
         Assert.Equal(HttpStatusCode.Forbidden, write.StatusCode);
+        Assert.Equal(Enumerable.Range(1, 10), later.GetProperty("documents").EnumerateArray().Select(d => BsonDocument.Parse(d.GetProperty("json").GetString()!)["_id"].AsInt32));
         Assert.Equal(0, exitCode);
-        Assert.Equal(9, application.GetCollection("orders").Count());
-        application.GetCollection("orders").Insert(TestDatabases.Order(10));
+        Assert.Equal(10, application.GetCollection("orders").Count());
+        application.GetCollection("orders").Insert(TestDatabases.Order(11));
     }
 
     [Fact]
