@@ -23,13 +23,13 @@ internal static class QueryText
     }
 
     /// <summary>
-    /// Parses comma-separated field paths, '-path' for descending; null or blank gives no sort.
+    /// Parses comma-separated field paths, '-path' for descending; null gives no sort.
     /// Throws <see cref="ArgumentException"/> whose message starts "bad sort".
     /// </summary>
     public static List<SortKey> ParseSort(string? text)
     {
         var keys = new List<SortKey>();
-        if (string.IsNullOrWhiteSpace(text))
+        if (text is null)
         {
             return keys;
         }

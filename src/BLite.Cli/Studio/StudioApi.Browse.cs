@@ -160,7 +160,7 @@ internal sealed partial class StudioApi
 
         try
         {
-            sort = QueryText.ParseSort(body.Sort);
+            sort = QueryText.ParseSort(string.IsNullOrWhiteSpace(body.Sort) ? null : body.Sort);
         }
         catch (ArgumentException exception)
         {

@@ -52,6 +52,7 @@ internal sealed class StudioServer : IAsyncDisposable
         var database = options.ReadOnly
             ? DatabaseFiles.OpenForReading(options.DatabasePath)
             : DatabaseFiles.OpenExisting(options.DatabasePath);
+        WebApplication? app = null;
         try
         {
             var token = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(32));
@@ -70,7 +71,7 @@ internal sealed class StudioServer : IAsyncDisposable
                 kestrel.AddServerHeader = false;
                 kestrel.Listen(options.ListenAddress, options.Port);
             });
-            var app = builder.Build();
+            app = builder.Build();
             var port = 0;
             var gate = new StudioSecurity(token, () => port, options);
             app.Use(gate.InvokeAsync);
@@ -89,6 +90,12 @@ internal sealed class StudioServer : IAsyncDisposable
         }
         catch
         {
+            // A port already taken fails here: release the half-started server and the database.
+            if (app is not null)
+            {
+                await app.DisposeAsync().ConfigureAwait(false);
+            }
+
             database.Dispose();
             throw;
         }

@@ -111,6 +111,22 @@ public class StudioCommandTests
     }
 
     [Fact]
+    public async Task A_port_already_taken_is_a_clear_error()
+    {
+        await using var first = await StudioHost.StartAsync(orders: 1);
+        using var directory = new TempDirectory();
+        var path = directory.File();
+        TestDatabases.CreateShop(path, orders: 1);
+
+        var result = BliteProcess.Run("studio", path, "--port", first.Server.BaseAddress.Port.ToString(System.Globalization.CultureInfo.InvariantCulture));
+
+        Assert.Equal(ExitCodes.Error, result.ExitCode);
+        Assert.Contains("address already in use", result.Stderr);
+        using var database = DocumentDatabase.Open(path);
+        Assert.Equal(1, database.GetCollection("orders").Count());
+    }
+
+    [Fact]
     public void A_missing_database_is_not_created()
     {
         using var directory = new TempDirectory();
