@@ -33,14 +33,18 @@ start=$(date +%s.%N)
 echo "import: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s"
 rm "$work/orders.jsonl"
 
-"${blite[@]}" studio "$db" > "$work/studio.out" 2>&1 &
-studio_pid=$!
-for _ in $(seq 1 600); do grep -q '^http://' "$work/studio.out" && break; sleep 0.1; done
-url=$(grep '^http://' "$work/studio.out")
-base=${url%%\?*}
+# serve [--read-only]: starts the studio and logs in (the cookie jar) like a browser.
+serve() {
+  "${blite[@]}" studio "$db" "$@" > "$work/studio.out" 2>&1 &
+  studio_pid=$!
+  for _ in $(seq 1 600); do grep -q '^http://' "$work/studio.out" && break; sleep 0.1; done
+  url=$(grep '^http://' "$work/studio.out")
+  base=${url%%\?*}
+  curl -s -o /dev/null -c "$jar" "$url"
+}
 jar="$work/cookies"
-curl -s -o /dev/null -c "$jar" "$url"
 header=(-H "X-BLite-Studio: 1" -H "Content-Type: application/json")
+serve
 
 start=$(date +%s.%N)
 curl -s -f -b "$jar" "${header[@]}" -d '{"name":"by_status","fields":"status","unique":false}' "${base}api/collections/orders/indexes" >/dev/null
@@ -69,5 +73,13 @@ last_key=$(grep -o '"key":"[^"]*"' "$work/last.json" | tail -n 1 | cut -d'"' -f4
 measure "next page of 50 after it (keyset, documents?after=)" GET "api/collections/orders/documents?limit=50&after=$(printf %s "$last_key" | jq -sRr @uri)"
 measure "query {status: shipped}, 50, through by_status" POST "api/collections/orders/query" '{"filter":"{\"status\":\"shipped\"}","limit":50}'
 measure "query {status: shipped, total >= 90}, 50, by_status" POST "api/collections/orders/query" '{"filter":"{\"status\":\"shipped\",\"total\":{\"$gte\":90}}","limit":50}'
-grep -o '"plan":"[^"]*"' "$work/last.json" | head -c 200; echo
+grep -o '"plan":"[^"]*' "$work/last.json" | head -c 120; echo
+
+# The same database behind --read-only, where every API request opens its own view.
+kill "$studio_pid"; wait "$studio_pid" || true
+serve --read-only
+echo "--read-only:"
+measure "first page of 50 (read-only)" GET "api/collections/orders/documents?limit=50"
+measure "page of 50 from _id $deep (read-only)" GET "api/collections/orders/documents?limit=50&start=%7B%22_id%22%3A${deep}%7D"
+measure "query {status: shipped}, 50, through by_status (read-only)" POST "api/collections/orders/query" '{"filter":"{\"status\":\"shipped\"}","limit":50}'
 echo "load average after measuring: $(cut -d' ' -f1-3 /proc/loadavg)"
