@@ -75,10 +75,21 @@ internal sealed class StudioSecurity
             return;
         }
 
-        if (!HttpMethods.IsGet(request.Method) && !HttpMethods.IsHead(request.Method) && request.Headers[MutationHeader] != "1")
+        if (!HttpMethods.IsGet(request.Method) && !HttpMethods.IsHead(request.Method))
         {
-            await Refuse(context, StatusCodes.Status403Forbidden, $"refused: a {request.Method} request needs the {MutationHeader} header, which the studio's pages send and a form on another site cannot.").ConfigureAwait(false);
-            return;
+            if (request.Headers[MutationHeader] != "1")
+            {
+                await Refuse(context, StatusCodes.Status403Forbidden, $"refused: a {request.Method} request needs the {MutationHeader} header, which the studio's pages send and a form on another site cannot.").ConfigureAwait(false);
+                return;
+            }
+
+            // Belt and braces: a browser names the page that sent a change; only the studio's own may.
+            var origin = request.Headers.Origin.ToString();
+            if (origin.Length > 0 && !string.Equals(origin, $"{request.Scheme}://{request.Host}", StringComparison.OrdinalIgnoreCase))
+            {
+                await Refuse(context, StatusCodes.Status403Forbidden, $"refused: a change sent by the page of another origin ({origin}).").ConfigureAwait(false);
+                return;
+            }
         }
 
         await next(context).ConfigureAwait(false);

@@ -104,6 +104,25 @@ public class StudioSecurityTests
     }
 
     [Fact]
+    public async Task A_mutation_from_another_origin_is_refused_even_with_cookie_and_header()
+    {
+        await using var host = await StudioHost.StartAsync(orders: 5);
+        using var foreign = new HttpRequestMessage(HttpMethod.Delete, "/api/collections/orders/documents?id=" + Uri.EscapeDataString("""{"_id": 1}"""));
+        foreign.Headers.Add("Origin", "http://attacker.example");
+        using var own = new HttpRequestMessage(HttpMethod.Delete, "/api/collections/orders/documents?id=" + Uri.EscapeDataString("""{"_id": 2}"""));
+        own.Headers.Add("Origin", host.Server.BaseAddress.GetLeftPart(UriPartial.Authority));
+
+        var refused = await host.Client.SendAsync(foreign);
+        var accepted = await host.Client.SendAsync(own);
+
+        Assert.Equal(HttpStatusCode.Forbidden, refused.StatusCode);
+        Assert.Contains("another origin", await refused.Content.ReadAsStringAsync());
+        Assert.NotNull(host.Server.Database.GetCollection("orders").FindById(1));
+        Assert.Equal(HttpStatusCode.OK, accepted.StatusCode);
+        Assert.Null(host.Server.Database.GetCollection("orders").FindById(2));
+    }
+
+    [Fact]
     public async Task The_token_in_the_address_of_a_mutation_is_refused()
     {
         await using var host = await StudioHost.StartAsync(orders: 5);
