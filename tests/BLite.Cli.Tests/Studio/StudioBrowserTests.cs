@@ -120,6 +120,24 @@ public class StudioBrowserTests : IClassFixture<StudioBrowser>
         await Assertions.Expect(page.Locator("#indexes-table")).ToContainTextAsync("by_total");
         await Screenshot(page, "indexes");
         Assert.Contains("by_total", host.Server.Database.GetCollection("orders").GetIndexes().Select(index => index.Name));
+
+        // Import a file and download the export.
+        await page.ClickAsync("nav.tabs a:text('Import / export')");
+        await page.Locator("#import-file").SetInputFilesAsync(new FilePayload
+        {
+            Name = "more.jsonl",
+            MimeType = "application/x-ndjson",
+            Buffer = System.Text.Encoding.UTF8.GetBytes("{\"_id\": 500, \"status\": \"imported\", \"customer\": {\"email\": \"i500@example.com\"}}\n{\"_id\": 501, \"status\": \"imported\", \"customer\": {\"email\": \"i501@example.com\"}}\n"),
+        });
+        await page.ClickAsync("#import-button");
+        await Assertions.Expect(page.Locator("#import-message")).ToContainTextAsync("imported 2 document(s) into 'orders'");
+        await Assertions.Expect(page.Locator("#collection-count")).ToHaveTextAsync("122 documents");
+        await Screenshot(page, "transfer");
+        var download = await page.RunAndWaitForDownloadAsync(() => page.ClickAsync("#export-jsonl"));
+        var exported = await File.ReadAllLinesAsync((await download.PathAsync())!);
+        Assert.Equal("orders.jsonl", download.SuggestedFilename);
+        Assert.Equal(122, exported.Length);
+        Assert.Equal("imported", host.Server.Database.GetCollection("orders").FindById(501)!["status"].AsString);
         Assert.Empty(pageErrors);
 
         // Another browser profile, without the cookie, is refused.

@@ -180,7 +180,7 @@ function collectionHeader(name, current) {
   const info = state.collections.find((c) => c.name === name);
   const tabs = [["documents", "Documents"], ["query", "Query"], ["indexes", "Indexes"], ["transfer", "Import / export"]];
   return [
-    el("h1", {}, name, el("small", { text: info ? `${number(info.count)} documents` : "" })),
+    el("h1", {}, name, el("small", { id: "collection-count", text: info ? `${number(info.count)} documents` : "" })),
     el("nav", { class: "tabs", "aria-label": "Collection" }, tabs.map(([key, label]) =>
       el("a", { href: `#/c/${enc(name)}${key === "documents" ? "" : "/" + key}`, "aria-current": key === current ? "page" : null, text: label }))),
   ];
@@ -497,8 +497,10 @@ async function transferPage(name) {
       const r = await api("POST", `${collectionUrl(name)}/import?format=${format.value}`, file.files[0], true);
       message.replaceChildren(el("div", { class: "ok", role: "status", text: `imported ${number(r.imported)} document(s) into '${name}'` }));
       await loadSidebar();
+      const info = state.collections.find((c) => c.name === name);
+      if (info) document.getElementById("collection-count").textContent = `${number(info.count)} documents`;
     } catch (error) { message.replaceChildren(errorBox(error)); }
-  } }, file, format, el("button", { class: "primary", type: "submit" }, "Import"));
+  } }, file, format, el("button", { class: "primary", id: "import-button", type: "submit" }, "Import"));
   show(...collectionHeader(name, "transfer"),
     el("h2", { text: "Export" }),
     el("p", { class: "muted", text: "The same files as 'blite export': canonical Extended JSON lines, or standard BSON that mongorestore reads." }),
