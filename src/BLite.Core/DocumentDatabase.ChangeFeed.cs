@@ -71,7 +71,7 @@ internal sealed partial class DocumentDatabase
             if (filter.Predicate is not null && predicateFieldCount != Fields.Count)
             {
                 predicateFieldCount = Fields.Count;
-                predicate = FilterEvaluator.Create(filter.Predicate, Fields);
+                predicate = FilterEvaluator.Create(filter.Predicate, Fields, filter.Parameters);
             }
 
             foreach (var change in batch)

@@ -125,6 +125,23 @@ public sealed class DatabaseFacade
         }
     }
 
+    /// <summary>
+    /// The committed changes of every collection with a change feed, in commit order, as
+    /// <see cref="BsonDocument"/>s; same rules as a collection's <c>Watch</c>.
+    /// </summary>
+    public IAsyncEnumerable<ChangeEvent<BsonValue, BsonDocument>> Watch(WatchOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        var fields = Engine.Fields;
+        return ChangeStream.Open(Engine, null, options, null, null, change => ChangeStream.ToBson(change, fields), cancellationToken);
+    }
+
+    /// <summary>The oldest and newest positions the change journal holds now: where <see cref="ChangeFeedStart.Oldest"/> and <see cref="ChangeFeedStart.Now"/> start.</summary>
+    public (ChangeFeedToken Oldest, ChangeFeedToken Newest) GetChangeFeedBounds()
+    {
+        var bounds = Engine.GetJournalBounds();
+        return (bounds.Oldest, bounds.Now);
+    }
+
     /// <inheritdoc cref="Backup(string)"/>
     public Task<long> BackupAsync(string destinationPath, CancellationToken cancellationToken = default) =>
         Task.Run(() => Backup(destinationPath), cancellationToken);

@@ -12,8 +12,9 @@ internal sealed class JournalFilter
 {
     public static JournalFilter All { get; } = new(null, null, null);
 
-    public JournalFilter(string? collection, IReadOnlyCollection<ChangeOperation>? operations, QueryFilter? predicate)
+    public JournalFilter(string? collection, IReadOnlyCollection<ChangeOperation>? operations, QueryFilter? predicate, IReadOnlyList<BsonValue>? parameters = null)
     {
+        Parameters = parameters;
         Collection = collection;
         Operations = operations is null || operations.Count == 0 ? null : [.. operations];
         Predicate = predicate;
@@ -24,6 +25,9 @@ internal sealed class JournalFilter
     public HashSet<ChangeOperation>? Operations { get; }
 
     public QueryFilter? Predicate { get; }
+
+    /// <summary>Values of the predicate's parameter slots (a translated LINQ predicate has some).</summary>
+    public IReadOnlyList<BsonValue>? Parameters { get; }
 
     public bool Matches(JournalEvent change, FilterEvaluator? predicate)
     {
