@@ -16,8 +16,9 @@ internal sealed partial class DocumentDatabase
     /// leaves nothing under the destination name (a failed one removes its partial file too).
     /// </summary>
     /// <param name="progress">Called with (documents copied, documents in the snapshot).</param>
+    /// <param name="openCopy">Opens the engine of the copy at the given path (tests put it on a failing device).</param>
     /// <returns>The number of documents copied.</returns>
-    internal long BackupTo(string destination, Action<long, long>? progress, CancellationToken cancellationToken)
+    internal long BackupTo(string destination, Action<long, long>? progress, CancellationToken cancellationToken, Func<string, StorageOptions, StorageEngine>? openCopy = null)
     {
         ThrowIfDisposed();
         var target = System.IO.Path.GetFullPath(destination);
@@ -44,7 +45,8 @@ internal sealed partial class DocumentDatabase
                 }
 
                 progress?.Invoke(0, total);
-                using var copy = Open(partial, new StorageOptions { Durability = Durability.Full, PageSize = Storage.PageSize, ChangeFeedRetention = Storage.Options.ChangeFeedRetention });
+                var options = new StorageOptions { Durability = Durability.Full, PageSize = Storage.PageSize, ChangeFeedRetention = Storage.Options.ChangeFeedRetention };
+                using var copy = Open(openCopy is null ? StorageEngine.Open(partial, options) : openCopy(partial, options));
                 copied = CopyTo(snapshot, copy, done =>
                 {
                     cancellationToken.ThrowIfCancellationRequested();
