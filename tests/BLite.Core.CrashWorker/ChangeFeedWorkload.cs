@@ -15,9 +15,9 @@ namespace BLite.Core.CrashWorker;
 /// <c>feed-watcher &lt;path&gt; &lt;records&gt;</c>: a watcher in its own process. It appends
 /// one line per change received to the records file, "token operation id", so what it did with
 /// a change and the token to resume from are stored together; on start it drops a line torn by
-/// a kill and resumes after the last whole line's token. It opens the database read-only (the
-/// writer holds it), reads everything after its token, closes, and polls again; a read that
-/// meets a checkpoint of the writer is retried on a fresh open. Prints "got n" per change.
+/// a kill and resumes after the last whole line's token. It polls the journal through
+/// <see cref="ChangeFeedPoller"/> (read-only opens: the writer holds the database). Prints
+/// "got n" per change.
 /// </summary>
 internal static class ChangeFeedWorkload
 {
@@ -40,27 +40,30 @@ internal static class ChangeFeedWorkload
     public static int RunWatcher(string path, string recordsPath)
     {
         var token = RecoverRecords(recordsPath);
+        var poller = new ChangeFeedPoller(path);
         using var records = new FileStream(recordsPath, FileMode.Append, FileAccess.Write, FileShare.Read);
         var output = Console.Out;
         output.WriteLine("ready");
         output.Flush();
+        var received = 0;
         while (true)
         {
-            var received = 0;
-            try
-            {
-                received = ReadAvailable(path, ref token, records, output);
-            }
-            catch (BLiteException exception) when (exception is not BLiteCorruptionException and not BLiteChangeFeedExpiredException)
-            {
-                // The writer checkpointed under this read-only snapshot: open a fresh one.
-                received = -1;
-            }
-
-            if (received == 0)
+            var (changes, fields) = poller.Read(token, DocumentDatabase.WatchBatchSize);
+            if (changes.Count == 0)
             {
                 // Another process's commits cannot wake this one: poll.
                 Thread.Sleep(2);
+                continue;
+            }
+
+            foreach (var change in changes)
+            {
+                var id = BsonDocument.FromBytes(change.Id, fields)["_id"].AsInt64;
+                records.Write(Encoding.UTF8.GetBytes(string.Create(CultureInfo.InvariantCulture, $"{change.Token} {change.Operation} {id}\n")));
+                records.Flush();
+                token = change.Token;
+                output.WriteLine("got " + (++received).ToString(CultureInfo.InvariantCulture));
+                output.Flush();
             }
         }
     }
@@ -88,39 +91,5 @@ internal static class ChangeFeedWorkload
 
         var lines = Encoding.UTF8.GetString(bytes, 0, end).Split('\n', StringSplitOptions.RemoveEmptyEntries);
         return ChangeFeedToken.Parse(lines[^1].Split(' ')[0]);
-    }
-
-    private static int ReadAvailable(string path, ref ChangeFeedToken token, FileStream records, TextWriter output)
-    {
-        using var database = DocumentDatabase.Open(path, new StorageOptions { ReadOnly = true });
-        var start = database.ResolveStart(ChangeFeedStart.After(token));
-        var received = 0;
-        var batch = new List<JournalEvent>();
-        while (true)
-        {
-            batch.Clear();
-            using (var read = database.BeginRead())
-            {
-                ChangeJournal.Read(read, ChangeJournal.Open(read, database.Catalog), start, DocumentDatabase.WatchBatchSize, batch, path);
-            }
-
-            if (batch.Count == 0)
-            {
-                return received;
-            }
-
-            foreach (var change in batch)
-            {
-                var id = BsonDocument.FromBytes(change.Id, database.Fields)["_id"].AsInt64;
-                var line = Encoding.UTF8.GetBytes(string.Create(CultureInfo.InvariantCulture, $"{change.Token} {change.Operation} {id}\n"));
-                records.Write(line);
-                records.Flush();
-                token = change.Token;
-                start = token;
-                received++;
-                output.WriteLine("got " + received.ToString(CultureInfo.InvariantCulture));
-                output.Flush();
-            }
-        }
     }
 }
