@@ -84,6 +84,36 @@ public sealed class BackupFailureTests
         Assert.Equal(2_001, reopened.GetCollection("docs").Count());
     }
 
+    [Fact]
+    public void Backup_of_100k_documents_with_16_MiB_in_the_log_is_complete_and_verifies()
+    {
+        using var directory = new TempDirectory();
+        var source = Path.Combine(directory.Path, "big.blite");
+        var destination = Path.Combine(directory.Path, "big-backup.blite");
+        var options = new StorageOptions { Durability = Durability.Normal, WalCheckpointThresholdBytes = 64L << 20 };
+        using var database = DocumentDatabase.Open(source, options, [new CollectionDefinition("docs", [new IndexDefinition("byGroup", "group")], changeFeed: ChangeFeedMode.On)]);
+        var docs = database.GetCollection("docs");
+        for (var start = 0; start < 100_000; start += 10_000)
+        {
+            docs.InsertMany(Enumerable.Range(start, 10_000).Select(i => new BsonDocument { ["_id"] = i, ["group"] = i % 97, ["body"] = new string('x', 120) }));
+        }
+
+        var walBytes = database.Storage.GetStatistics().WalBytes;
+        Assert.True(walBytes >= 16L << 20, $"the log holds only {walBytes} bytes");
+        var reported = new List<(long Done, long Total)>();
+
+        var copied = database.BackupTo(destination, (done, total) => reported.Add((done, total)), CancellationToken.None);
+
+        Assert.Equal(100_000, copied);
+        Assert.Equal((0L, 100_000L), reported[0]);
+        Assert.Equal((100_000L, 100_000L), reported[^1]);
+        using var restored = DocumentDatabase.Open(destination, new StorageOptions { ReadOnly = true });
+        Assert.True(restored.Verify().IsValid);
+        Assert.Equal(100_000, restored.GetCollection("docs").Count());
+        Assert.Equal(100_000 / 97 + 1, restored.GetCollection("docs").FindByIndex("byGroup", 0).Count());
+        Assert.Equal(database.GetJournalBounds(), restored.GetJournalBounds());
+    }
+
     private static void Fill(string path, int count)
     {
         using var database = DocumentDatabase.Open(path, new StorageOptions { Durability = Durability.Normal }, [new CollectionDefinition("docs", changeFeed: ChangeFeedMode.On)]);
