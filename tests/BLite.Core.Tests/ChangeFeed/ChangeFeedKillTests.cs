@@ -32,6 +32,9 @@ public sealed class ChangeFeedKillTests
         long highestAcknowledged = 0;
 
         var writer = Worker.Start("feed-writer", path);
+
+        // The watcher opens read-only, which never creates the database: the writer goes first.
+        writer.WaitUntilReady();
         var watcher = Worker.Start("feed-watcher", path, recordsPath);
         try
         {
@@ -129,6 +132,7 @@ public sealed class ChangeFeedKillTests
     {
         private readonly Process _process;
         private readonly SemaphoreSlim _lineArrived = new(0);
+        private readonly ManualResetEventSlim _ready = new();
         private readonly System.Text.StringBuilder _errors = new();
         private int _lines;
         private long _highestAck;
@@ -148,7 +152,11 @@ public sealed class ChangeFeedKillTests
                     Interlocked.Exchange(ref _highestAck, long.Parse(e.Data.AsSpan(4), CultureInfo.InvariantCulture));
                 }
 
-                if (e.Data is not null and not "ready")
+                if (e.Data == "ready")
+                {
+                    _ready.Set();
+                }
+                else if (e.Data is not null)
                 {
                     Interlocked.Increment(ref _lines);
                 }
@@ -171,6 +179,20 @@ public sealed class ChangeFeedKillTests
         public long HighestAck => Interlocked.Read(ref _highestAck);
 
         public static Worker Start(params string[] arguments) => new(arguments);
+
+        public void WaitUntilReady()
+        {
+            while (!_ready.IsSet)
+            {
+                if (_ended || !_lineArrived.Wait(TimeSpan.FromSeconds(60)))
+                {
+                    lock (_errors)
+                    {
+                        Assert.Fail($"the worker never became ready: {_errors}");
+                    }
+                }
+            }
+        }
 
         public void WaitForLines(int count)
         {

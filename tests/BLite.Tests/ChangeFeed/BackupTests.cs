@@ -88,36 +88,20 @@ public sealed class BackupTests : IDisposable
                 db.IntItems.Insert(new IntItem { Id = i, Name = "before " + i });
             }
 
-            token = (await Take(db.IntItems.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 4))[^1].Token;
+            token = (await ChangeStreams.Take(db.IntItems.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 4))[^1].Token;
             db.Database.Backup(copy);
             db.IntItems.Insert(new IntItem { Id = 11, Name = "after the backup" });
         }
 
         using var restored = new FeedShopContext(new DocumentDbContextOptions { Path = copy, Durability = Durability.Normal });
-        var resumed = await Take(restored.IntItems.Watch(new WatchOptions { ResumeAfter = token }), 6);
+        var resumed = await ChangeStreams.Take(restored.IntItems.Watch(new WatchOptions { ResumeAfter = token }), 6);
         restored.IntItems.Insert(new IntItem { Id = 12, Name = "written to the copy" });
-        var next = await Take(restored.IntItems.Watch(new WatchOptions { ResumeAfter = resumed[^1].Token }), 1);
+        var next = await ChangeStreams.Take(restored.IntItems.Watch(new WatchOptions { ResumeAfter = resumed[^1].Token }), 1);
 
         Assert.Equal([5, 6, 7, 8, 9, 10], resumed.Select(e => e.Id));
         Assert.Equal(12, next.Single().Id);
         Assert.Equal(11UL, next.Single().Sequence);
         Assert.Throws<BLiteException>(() => restored.IntItems.Watch(new WatchOptions { ResumeAfter = ChangeFeedToken.Parse("12:end") }));
-    }
-
-    private static async Task<List<ChangeEvent<TId, T>>> Take<TId, T>(IAsyncEnumerable<ChangeEvent<TId, T>> stream, int count)
-    {
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
-        var events = new List<ChangeEvent<TId, T>>();
-        await foreach (var change in stream.WithCancellation(timeout.Token))
-        {
-            events.Add(change);
-            if (events.Count == count)
-            {
-                break;
-            }
-        }
-
-        return events;
     }
 
     /// <summary>Reports on the reporting thread (Progress&lt;T&gt; would post to the thread pool).</summary>

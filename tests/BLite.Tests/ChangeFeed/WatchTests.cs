@@ -28,7 +28,7 @@ public sealed class WatchTests : IDisposable
         _db.Orders.Update(order);
         _db.Orders.Delete(order.Id);
 
-        var events = await Take(_db.Orders.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 3);
+        var events = await ChangeStreams.Take(_db.Orders.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 3);
 
         Assert.Equal([ChangeOperation.Insert, ChangeOperation.Update, ChangeOperation.Delete], events.Select(e => e.Operation));
         Assert.All(events, e => Assert.Equal(order.Id, e.Id));
@@ -55,7 +55,7 @@ public sealed class WatchTests : IDisposable
             transaction.Commit();
         }
 
-        var events = await Take(_db.IntItems.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 3);
+        var events = await ChangeStreams.Take(_db.IntItems.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 3);
 
         Assert.Equal([1, 2, 3], events.Select(e => e.Id));
         Assert.Single(events.Select(e => e.Sequence).Distinct());
@@ -66,7 +66,7 @@ public sealed class WatchTests : IDisposable
     [Fact]
     public async Task Watcher_sees_exactly_the_committed_transactions_never_a_rolled_back_or_unfinished_one()
     {
-        var watcher = Take(_db.IntItems.Watch(), 1_000_000, stopAt: e => e.Id == -1);
+        var watcher = ChangeStreams.Take(_db.IntItems.Watch(), 1_000_000, stopAt: e => e.Id == -1);
         var expected = new List<(int Id, ulong Group, bool Last)>();
         var random = new Random(17);
         var nextId = 1;
@@ -120,8 +120,8 @@ public sealed class WatchTests : IDisposable
         _db.Orders.Insert(shipped);
         _db.Orders.Delete(shipped.Id);
 
-        var matching = await Take(_db.Orders.Watch(o => o.Status == "shipped", new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 3);
-        var deletes = await Take(_db.Orders.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest, Operations = [ChangeOperation.Delete] }), 1);
+        var matching = await ChangeStreams.Take(_db.Orders.Watch(o => o.Status == "shipped", new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 3);
+        var deletes = await ChangeStreams.Take(_db.Orders.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest, Operations = [ChangeOperation.Delete] }), 1);
 
         Assert.Equal(["ORD-00002", "ORD-00006", "ORD-00006"], matching.Select(e => (e.Document ?? e.Before)!.OrderNumber));
         Assert.True(matching[0].IsLastInTransaction);
@@ -137,13 +137,13 @@ public sealed class WatchTests : IDisposable
             _db.IntItems.Insert(new IntItem { Id = i, Name = "n" + i });
         }
 
-        var firstTwo = await Take(_db.IntItems.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 2);
+        var firstTwo = await ChangeStreams.Take(_db.IntItems.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 2);
         var stored = firstTwo[^1].Token.ToString();
         _db.Dispose();
         _db = Open();
         _db.IntItems.Insert(new IntItem { Id = 6, Name = "n6" });
 
-        var rest = await Take(_db.IntItems.Watch(new WatchOptions { ResumeAfter = ChangeFeedToken.Parse(stored) }), 4);
+        var rest = await ChangeStreams.Take(_db.IntItems.Watch(new WatchOptions { ResumeAfter = ChangeFeedToken.Parse(stored) }), 4);
 
         Assert.Equal([3, 4, 5, 6], rest.Select(e => e.Id));
     }
@@ -159,8 +159,8 @@ public sealed class WatchTests : IDisposable
         notes.Insert(new BsonDocument { ["_id"] = "n1", ["kind"] = "todo" });
         notes.Insert(new BsonDocument { ["_id"] = "n2", ["kind"] = "done" });
 
-        var all = await Take(_db.Database.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 3);
-        var todos = await Take(notes.Watch("{ \"kind\": \"todo\" }", new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 1);
+        var all = await ChangeStreams.Take(_db.Database.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 3);
+        var todos = await ChangeStreams.Take(notes.Watch("{ \"kind\": \"todo\" }", new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 1);
 
         Assert.Equal(["IntItems", "notes", "notes"], all.Select(e => e.Collection));
         Assert.Equal(new BsonValue[] { 1, "n1", "n2" }, all.Select(e => e.Id));
@@ -172,7 +172,7 @@ public sealed class WatchTests : IDisposable
     [Fact]
     public async Task Hundred_watchers_each_receive_every_change_while_writers_never_wait_for_them()
     {
-        var watchers = Enumerable.Range(0, 100).Select(_ => Take(_db.IntItems.Watch(), 300)).ToList();
+        var watchers = Enumerable.Range(0, 100).Select(_ => ChangeStreams.Take(_db.IntItems.Watch(), 300)).ToList();
 
         for (var i = 1; i <= 300; i++)
         {
@@ -203,7 +203,7 @@ public sealed class WatchTests : IDisposable
             _db.IntItems.Insert(new IntItem { Id = i, Name = "late" });
         }
 
-        var events = await Take(stream, 2_100);
+        var events = await ChangeStreams.Take(stream, 2_100);
 
         Assert.Equal(Enumerable.Range(1, 2_100), events.Select(e => e.Id));
         Assert.Equal(2_000, events.TakeWhile(e => e.Sequence == events[0].Sequence).Count());
@@ -219,34 +219,17 @@ public sealed class WatchTests : IDisposable
             _db.IntItems.Insert(new IntItem { Id = i, Name = new string('r', 100) });
         }
 
-        var first = (await Take(_db.IntItems.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 1)).Single().Token;
+        var first = (await ChangeStreams.Take(_db.IntItems.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 1)).Single().Token;
         _db.Database.Checkpoint();
 
         var expired = Assert.Throws<BLiteChangeFeedExpiredException>(() => _db.IntItems.Watch(new WatchOptions { ResumeAfter = first }));
         var (oldest, _) = _db.Database.GetChangeFeedBounds();
         Assert.Equal(oldest.Sequence + 1, expired.OldestAvailableSequence);
         Assert.True(expired.OldestAvailableSequence > 2);
-        var fromOldest = await Take(_db.IntItems.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 1);
+        var fromOldest = await ChangeStreams.Take(_db.IntItems.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 1);
         Assert.Equal(expired.OldestAvailableSequence, fromOldest.Single().Sequence);
     }
 
     private FeedShopContext Open(ChangeFeedRetention? retention = null) =>
         new(new DocumentDbContextOptions { Path = _directory.File(), Durability = Durability.Normal, ChangeFeedRetention = retention ?? new ChangeFeedRetention() });
-
-    private static async Task<List<ChangeEvent<TId, T>>> Take<TId, T>(IAsyncEnumerable<ChangeEvent<TId, T>> stream, int count, Func<ChangeEvent<TId, T>, bool>? stopAt = null)
-    {
-        // A safety net against a hang, not a synchronisation: every test ends far sooner.
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
-        var events = new List<ChangeEvent<TId, T>>();
-        await foreach (var change in stream.WithCancellation(timeout.Token))
-        {
-            events.Add(change);
-            if (events.Count == count || (stopAt?.Invoke(change) ?? false))
-            {
-                break;
-            }
-        }
-
-        return events;
-    }
 }
