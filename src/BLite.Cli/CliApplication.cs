@@ -28,6 +28,7 @@ internal static class CliApplication
         new UpgradeCommand(),
         new WatchCommand(),
         new BackupCommand(),
+        new StudioCommand(),
     ];
 
     public static int Run(string[] args, CommandContext context)
