@@ -26,6 +26,8 @@ internal static class CliApplication
         new CheckpointCommand(),
         new CompactCommand(),
         new UpgradeCommand(),
+        new WatchCommand(),
+        new BackupCommand(),
         new StudioCommand(),
     ];
 

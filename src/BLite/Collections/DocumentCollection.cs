@@ -28,9 +28,11 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     private IQueryable<T>? _query;
     private RawCollection? _documents;
     private HashSet<string>? _singleValuedPaths;
+    private readonly Core.ChangeFeed.ChangeFeedMode _changeFeed;
 
-    internal DocumentCollection(DocumentDbContext context, string name, IDocumentMapper<TId, T> mapper, IReadOnlyList<IndexDeclaration> indexes, IdConverter<TId>? idConverter, IReadOnlyList<VectorIndexDeclaration>? vectorIndexes = null)
+    internal DocumentCollection(DocumentDbContext context, string name, IDocumentMapper<TId, T> mapper, IReadOnlyList<IndexDeclaration> indexes, IdConverter<TId>? idConverter, IReadOnlyList<VectorIndexDeclaration>? vectorIndexes = null, Core.ChangeFeed.ChangeFeedMode changeFeed = Core.ChangeFeed.ChangeFeedMode.Off)
     {
+        _changeFeed = changeFeed;
         _vectorIndexes = vectorIndexes ?? [];
         ArgumentException.ThrowIfNullOrEmpty(name);
         _context = context;
@@ -93,7 +95,7 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
                 declaration.Dimensions, declaration.Metric, declaration.M, declaration.EfConstruction));
         }
 
-        return new CollectionDefinition(Name, indexes, vectorIndexes);
+        return new CollectionDefinition(Name, indexes, vectorIndexes, _changeFeed);
     }
 
     private string ResolveFieldPath(string memberPath)
