@@ -43,6 +43,16 @@ public sealed class DocumentDbContextOptions
     /// </summary>
     public bool ReadOnly { get; set; }
 
+    /// <summary>
+    /// Encrypts the database at rest with AES-256-GCM (docs/encryption.md):
+    /// <see cref="BLiteEncryption.WithKey"/>, <see cref="BLiteEncryption.WithPassword"/> or
+    /// <see cref="BLiteEncryption.WithKeyProvider"/>. A new database is created encrypted; an
+    /// encrypted one opens only with its key (<see cref="BLiteEncryptionException"/> otherwise,
+    /// and nothing is written). A plain database is encrypted, and an encrypted one re-keyed or
+    /// decrypted, with <c>Database.Rekey</c>. Null (the default): no encryption.
+    /// </summary>
+    public BLiteEncryption? Encryption { get; set; }
+
     /// <summary>A context over a database that lives in memory only.</summary>
     public static DocumentDbContextOptions ForMemory() => new() { Durability = Durability.InMemory };
 
@@ -59,5 +69,6 @@ public sealed class DocumentDbContextOptions
         SlowCommitThreshold = SlowCommitThreshold,
         Logger = LoggerFactory?.CreateLogger("BLite"),
         ReadOnly = ReadOnly,
+        Encryption = Encryption,
     };
 }

@@ -48,6 +48,9 @@ internal sealed class StorageOptions
     /// </summary>
     internal bool ReadsSeparateNumberKeys { get; set; }
 
+    /// <summary>Encrypts a new database, or opens an encrypted one (docs/encryption.md); null for a plain database.</summary>
+    public BLiteEncryption? Encryption { get; set; }
+
     internal StorageOptions Validated()
     {
         if (ReadOnly && Durability == Durability.InMemory)
@@ -78,6 +81,7 @@ internal sealed class StorageOptions
             SlowCommitThreshold = SlowCommitThreshold,
             ReadOnly = ReadOnly,
             ReadsSeparateNumberKeys = ReadsSeparateNumberKeys,
+            Encryption = Encryption,
         };
     }
 }
