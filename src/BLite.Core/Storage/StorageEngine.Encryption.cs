@@ -23,9 +23,14 @@ internal sealed partial class StorageEngine
         var length = file.Length;
         Span<byte> prefix = stackalloc byte[EncryptionHeader.Size];
         var read = length == 0 ? 0 : file.Read(0, prefix);
+        if (encryption is not null && mayCreate && IsCreationCutShort(file, prefix[..read], length))
+        {
+            return CreateEncrypted(file, path, encryption, options.PageSize);
+        }
+
         if (EncryptionHeader.HasMagic(prefix[..read]))
         {
-            return OpenEncrypted(file, path, encryption, prefix[..read], length, mayCreate);
+            return OpenEncrypted(file, path, encryption, prefix[..read]);
         }
 
         if (encryption is null || length == 0 && !mayCreate)
@@ -46,17 +51,11 @@ internal sealed partial class StorageEngine
         return CreateEncrypted(file, path, encryption, options.PageSize);
     }
 
-    private static EncryptedFileDevice OpenEncrypted(IStorageDevice file, string path, BLiteEncryption? encryption, ReadOnlySpan<byte> prefix, long length, bool mayCreate)
+    private static EncryptedFileDevice OpenEncrypted(IStorageDevice file, string path, BLiteEncryption? encryption, ReadOnlySpan<byte> prefix)
     {
         var header = EncryptionHeader.TryRead(prefix);
         if (header is null)
         {
-            // A creation cut short before its header page was complete holds nothing else.
-            if (mayCreate && encryption is not null && length < PageLayout.MinPageSize)
-            {
-                return CreateEncrypted(file, path, encryption, PageLayout.MinPageSize);
-            }
-
             throw new BLiteCorruptionException(path, null, "its encryption header fails its checksum; the database cannot be opened without it.");
         }
 
@@ -89,6 +88,28 @@ internal sealed partial class StorageEngine
         }
 
         return new EncryptedFileDevice(file, new PageCipher(key, header.DatabaseId), header.PageSize);
+    }
+
+    /// <summary>
+    /// Whether the file is what a power cut while its clear header was first written leaves: too
+    /// short to hold a database, and either all zeros or a torn header page. The header is flushed
+    /// before the log exists, so such a file holds no commit and is created again. Any other
+    /// content (a foreign file) is left alone and refused later.
+    /// </summary>
+    private static bool IsCreationCutShort(IStorageDevice file, ReadOnlySpan<byte> prefix, long length)
+    {
+        if (length == 0 || length >= 3 * PageLayout.MinPageSize)
+        {
+            return false;
+        }
+
+        if (EncryptionHeader.HasMagic(prefix))
+        {
+            return EncryptionHeader.TryRead(prefix) is null;
+        }
+
+        var content = new byte[length];
+        return file.Read(0, content) == length && !content.AsSpan().ContainsAnyExcept((byte)0);
     }
 
     private static EncryptedFileDevice CreateEncrypted(IStorageDevice file, string path, BLiteEncryption encryption, int pageSize)
