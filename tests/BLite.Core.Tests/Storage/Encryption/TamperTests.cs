@@ -49,13 +49,13 @@ public class TamperTests
         var first = EncryptionTestKeys.WriteMarkerPage(db.Engine, 21);
         var second = EncryptionTestKeys.WriteMarkerPage(db.Engine, 22);
         db.Engine.Dispose();
-        Swap(db.Path, StoredOffset(first), StoredOffset(second), PageSize);
+        FileBytes.Swap(db.Path, StoredOffset(first), StoredOffset(second), PageSize);
         db.Reopen();
 
         ReadFails(db.Engine, first);
         ReadFails(db.Engine, second);
 
-        Restore(db, () => Swap(db.Path, StoredOffset(first), StoredOffset(second), PageSize));
+        Restore(db, () => FileBytes.Swap(db.Path, StoredOffset(first), StoredOffset(second), PageSize));
     }
 
     [Fact]
@@ -67,13 +67,13 @@ public class TamperTests
         Assert.Equal(page, EncryptionTestKeys.WriteMarkerPage(target.Engine, 32));
         source.Engine.Dispose();
         target.Engine.Dispose();
-        var original = ReadBytes(target.Path, StoredOffset(page), PageSize);
-        WriteBytes(target.Path, StoredOffset(page), ReadBytes(source.Path, StoredOffset(page), PageSize));
+        var original = FileBytes.Read(target.Path, StoredOffset(page), PageSize);
+        FileBytes.Write(target.Path, StoredOffset(page), FileBytes.Read(source.Path, StoredOffset(page), PageSize));
         target.Reopen();
 
         ReadFails(target.Engine, page);
 
-        Restore(target, () => WriteBytes(target.Path, StoredOffset(page), original));
+        Restore(target, () => FileBytes.Write(target.Path, StoredOffset(page), original));
         source.Reopen();
     }
 
@@ -92,7 +92,7 @@ public class TamperTests
 
         // Swap the first two frames: each now sits at another index than the one it was sealed for,
         // and later frames record that both had been flushed.
-        Swap(db.WalPath, 40, 40 + FrameSize, FrameSize);
+        FileBytes.Swap(db.WalPath, 40, 40 + FrameSize, FrameSize);
         var exception = Assert.Throws<BLiteCorruptionException>(() => StorageEngine.Open(db.Path, db.Options));
         Assert.Contains("write-ahead log frame 0", exception.Message, StringComparison.Ordinal);
 
@@ -136,29 +136,5 @@ public class TamperTests
         db.Engine.CloseWithoutCheckpoint();
         undo();
         db.CrashAndReopen();
-    }
-
-    private static void Swap(string path, long first, long second, int length)
-    {
-        var a = ReadBytes(path, first, length);
-        var b = ReadBytes(path, second, length);
-        WriteBytes(path, first, b);
-        WriteBytes(path, second, a);
-    }
-
-    private static byte[] ReadBytes(string path, long offset, int length)
-    {
-        using var stream = new FileStream(path, FileMode.Open, FileAccess.Read);
-        stream.Position = offset;
-        var bytes = new byte[length];
-        stream.ReadExactly(bytes);
-        return bytes;
-    }
-
-    private static void WriteBytes(string path, long offset, byte[] bytes)
-    {
-        using var stream = new FileStream(path, FileMode.Open, FileAccess.Write);
-        stream.Position = offset;
-        stream.Write(bytes);
     }
 }
