@@ -83,6 +83,13 @@ public class EncryptedStorageTests
         Assert.Contains(db.Path, exception.Message, StringComparison.Ordinal);
         Assert.Equal(file, File.ReadAllBytes(db.Path));
         Assert.Equal(log, File.ReadAllBytes(db.WalPath));
+
+        // The key is checked against the header before the log is even opened: a wrong key does
+        // not create a missing log, and costs one HMAC, not a scan of the log.
+        db.CrashAndReopen().Dispose();
+        File.Delete(db.WalPath);
+        Assert.Throws<BLiteEncryptionException>(() => StorageEngine.Open(db.Path, EncryptionTestKeys.Options(EncryptionTestKeys.OtherKey)));
+        Assert.False(File.Exists(db.WalPath));
         db.Reopen();
     }
 
