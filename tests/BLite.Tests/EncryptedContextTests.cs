@@ -74,6 +74,61 @@ public sealed class EncryptedContextTests : IDisposable
         Assert.Throws<ArgumentException>(() => BLiteEncryption.WithKey(new byte[16]));
     }
 
+    [Fact]
+    public void Rekey_rotates_the_key_of_an_open_database_and_only_the_new_key_opens_it_afterwards()
+    {
+        var path = _directory.File();
+        var newKey = Enumerable.Range(90, BLiteEncryption.KeySize).Select(i => (byte)i).ToArray();
+        ObjectId first;
+        using (var db = new ShopContext(Options(path, BLiteEncryption.WithKey(Key))))
+        {
+            first = db.Orders.Insert(Orders.Create(1));
+            var before = db.Orders.FindById(first)!.OrderNumber;
+
+            db.Database.Rekey(BLiteEncryption.WithPassword("rotated"));
+
+            Assert.False(File.Exists(path + ".rekey"));
+            Assert.Equal(before, db.Orders.FindById(first)!.OrderNumber);
+            db.Orders.Insert(Orders.Create(2));
+            Assert.True(db.Database.Verify().IsValid);
+
+            db.Database.Rekey(BLiteEncryption.WithKey(newKey));
+            db.Orders.Insert(Orders.Create(3));
+        }
+
+        Assert.Throws<BLiteEncryptionException>(() => new ShopContext(Options(path, BLiteEncryption.WithKey(Key))));
+        Assert.Throws<BLiteEncryptionException>(() => new ShopContext(Options(path, BLiteEncryption.WithPassword("rotated"))));
+        using (var db = new ShopContext(Options(path, BLiteEncryption.WithKey(newKey))))
+        {
+            Assert.Equal(3, db.Orders.Count());
+            Assert.Equal(Orders.Create(1).OrderNumber, db.Orders.FindById(first)!.OrderNumber);
+            Assert.True(db.Database.Verify().IsValid);
+        }
+    }
+
+    [Fact]
+    public void Rekey_of_a_plain_database_or_inside_a_transaction_is_refused_and_changes_nothing()
+    {
+        var path = _directory.File();
+        using (var plain = new ShopContext(path))
+        {
+            plain.Orders.Insert(Orders.Create(1));
+            var refused = Assert.Throws<BLiteEncryptionException>(() => plain.Database.Rekey(BLiteEncryption.WithKey(Key)));
+            Assert.Contains("blite rekey", refused.Message, StringComparison.Ordinal);
+            Assert.Equal(1, plain.Orders.Count());
+        }
+
+        var encryptedPath = _directory.File("encrypted.blite");
+        using var db = new ShopContext(Options(encryptedPath, BLiteEncryption.WithKey(Key)));
+        using (db.BeginTransaction())
+        {
+            Assert.Throws<InvalidOperationException>(() => db.Database.Rekey(BLiteEncryption.WithPassword("x")));
+        }
+
+        db.Orders.Insert(Orders.Create(2));
+        Assert.Equal(1, db.Orders.Count());
+    }
+
     private static DocumentDbContextOptions Options(string path, BLiteEncryption encryption) => new() { Path = path, Encryption = encryption };
 
     private sealed class CountingKeyProvider : IKeyProvider

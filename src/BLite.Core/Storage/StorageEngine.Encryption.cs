@@ -112,14 +112,14 @@ internal sealed partial class StorageEngine
         return file.Read(0, content) == length && !content.AsSpan().ContainsAnyExcept((byte)0);
     }
 
-    private static EncryptedFileDevice CreateEncrypted(IStorageDevice file, string path, BLiteEncryption encryption, int pageSize)
+    private static EncryptedFileDevice CreateEncrypted(IStorageDevice file, string path, BLiteEncryption encryption, int pageSize, ulong? databaseId = null)
     {
         var salt = new byte[16];
         RandomNumberGenerator.Fill(salt);
         var header = new EncryptionHeader
         {
             PageSize = pageSize,
-            DatabaseId = NewDatabaseId(),
+            DatabaseId = databaseId ?? NewDatabaseId(),
             KeySource = encryption.UsesPassword ? EncryptionHeader.KeySourcePassword : EncryptionHeader.KeySourceKey,
             Iterations = encryption.UsesPassword ? BLiteEncryption.PasswordIterations : 0,
             Salt = salt,

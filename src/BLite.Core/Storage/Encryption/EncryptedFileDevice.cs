@@ -16,28 +16,47 @@ internal sealed class EncryptedFileDevice : IStorageDevice
     private const int AssociatedDataSize = 16;
     private const byte PageKind = 1;
 
-    private readonly IStorageDevice _inner;
     private readonly int _pageSize;
+    private readonly List<Target> _retired = [];
+    private Target _target;
 
     public EncryptedFileDevice(IStorageDevice inner, PageCipher cipher, int pageSize)
     {
-        _inner = inner;
-        Cipher = cipher;
+        _target = new Target(inner, cipher);
         _pageSize = pageSize;
+        Name = inner.Name;
     }
 
-    public PageCipher Cipher { get; }
+    public PageCipher Cipher => Volatile.Read(ref _target).Cipher;
 
     public int PageSize => _pageSize;
 
-    public string Name => _inner.Name;
+    /// <summary>The database file's path (it stays the name after a key rotation renamed the new file over it).</summary>
+    public string Name { get; }
 
-    public long Length => Math.Max(0, _inner.Length - _pageSize);
+    public long Length => Math.Max(0, Volatile.Read(ref _target).Inner.Length - _pageSize);
+
+    private IStorageDevice Inner => Volatile.Read(ref _target).Inner;
+
+    /// <summary>
+    /// Goes on with <paramref name="replacement"/>'s file and key (key rotation). The old file
+    /// stays open until this device is disposed: a reader that started before the switch finishes
+    /// on the old file, whose pages hold the same plaintext.
+    /// </summary>
+    public void Adopt(EncryptedFileDevice replacement)
+    {
+        var old = Interlocked.Exchange(ref _target, replacement._target);
+        lock (_retired)
+        {
+            _retired.Add(old);
+        }
+    }
 
     public int Read(long offset, Span<byte> destination)
     {
         if (offset % _pageSize == 0 && destination.Length % _pageSize == 0)
         {
+            var target = Volatile.Read(ref _target);
             var total = 0;
             var stored = ArrayPool<byte>.Shared.Rent(_pageSize);
             try
@@ -45,12 +64,12 @@ internal sealed class EncryptedFileDevice : IStorageDevice
                 for (; total < destination.Length; total += _pageSize)
                 {
                     var raw = stored.AsSpan(0, _pageSize);
-                    if (_inner.Read(offset + total + _pageSize, raw) < _pageSize)
+                    if (target.Inner.Read(offset + total + _pageSize, raw) < _pageSize)
                     {
                         break;
                     }
 
-                    Decrypt(raw, destination.Slice(total, _pageSize), PageIdAt(offset + total));
+                    Decrypt(target.Cipher, raw, destination.Slice(total, _pageSize), PageIdAt(offset + total));
                 }
 
                 return total;
@@ -70,7 +89,7 @@ internal sealed class EncryptedFileDevice : IStorageDevice
         try
         {
             EncryptPages(offset, source, stored);
-            _inner.Write(offset + _pageSize, stored.AsSpan(0, source.Length));
+            Inner.Write(offset + _pageSize, stored.AsSpan(0, source.Length));
         }
         finally
         {
@@ -94,7 +113,7 @@ internal sealed class EncryptedFileDevice : IStorageDevice
                 position += sources[i].Length;
             }
 
-            _inner.Write(offset + _pageSize, segments);
+            Inner.Write(offset + _pageSize, segments);
         }
         finally
         {
@@ -105,14 +124,23 @@ internal sealed class EncryptedFileDevice : IStorageDevice
         }
     }
 
-    public void Flush() => _inner.Flush();
+    public void Flush() => Inner.Flush();
 
-    public void SetLength(long length) => _inner.SetLength(length + _pageSize);
+    public void SetLength(long length) => Inner.SetLength(length + _pageSize);
 
     public void Dispose()
     {
-        _inner.Dispose();
-        Cipher.Dispose();
+        lock (_retired)
+        {
+            foreach (var retired in _retired)
+            {
+                retired.Dispose();
+            }
+
+            _retired.Clear();
+        }
+
+        _target.Dispose();
     }
 
     private uint PageIdAt(long offset) => (uint)(offset / _pageSize);
@@ -124,29 +152,39 @@ internal sealed class EncryptedFileDevice : IStorageDevice
             throw new InvalidOperationException($"An encrypted database file is written in whole pages ({source.Length} bytes at offset {offset}).");
         }
 
+        var cipher = Cipher;
         Span<byte> associatedData = stackalloc byte[AssociatedDataSize];
         for (var at = 0; at < source.Length; at += _pageSize)
         {
             var pageId = PageIdAt(offset + at);
-            WriteAssociatedData(associatedData, pageId);
-            Cipher.Encrypt(source.Slice(at, _pageSize), stored.AsSpan(at, _pageSize), pageId, associatedData);
+            WriteAssociatedData(associatedData, cipher, pageId);
+            cipher.Encrypt(source.Slice(at, _pageSize), stored.AsSpan(at, _pageSize), pageId, associatedData);
         }
     }
 
-    private void Decrypt(ReadOnlySpan<byte> stored, Span<byte> plain, uint pageId)
+    private static void Decrypt(PageCipher cipher, ReadOnlySpan<byte> stored, Span<byte> plain, uint pageId)
     {
         Span<byte> associatedData = stackalloc byte[AssociatedDataSize];
-        WriteAssociatedData(associatedData, pageId);
-        Cipher.TryDecrypt(stored, plain, pageId, associatedData);
+        WriteAssociatedData(associatedData, cipher, pageId);
+        cipher.TryDecrypt(stored, plain, pageId, associatedData);
     }
 
-    private void WriteAssociatedData(Span<byte> associatedData, uint pageId)
+    private static void WriteAssociatedData(Span<byte> associatedData, PageCipher cipher, uint pageId)
     {
         associatedData.Clear();
         associatedData[0] = PageKind;
         associatedData[1] = (byte)EncryptionHeader.FormatVersion;
-        BinaryPrimitives.WriteUInt64LittleEndian(associatedData[4..], Cipher.DatabaseId);
+        BinaryPrimitives.WriteUInt64LittleEndian(associatedData[4..], cipher.DatabaseId);
         BinaryPrimitives.WriteUInt32LittleEndian(associatedData[12..], pageId);
+    }
+
+    private sealed record Target(IStorageDevice Inner, PageCipher Cipher) : IDisposable
+    {
+        public void Dispose()
+        {
+            Inner.Dispose();
+            Cipher.Dispose();
+        }
     }
 
     private int ReadPartial(long offset, Span<byte> destination)

@@ -23,7 +23,7 @@ internal sealed class EncryptedWalDevice : IStorageDevice
     private const byte FrameKind = 2;
 
     private readonly IStorageDevice _inner;
-    private readonly PageCipher _cipher;
+    private PageCipher _cipher;
     private readonly int _pageSize;
     private readonly int _frameSize;
 
@@ -36,6 +36,9 @@ internal sealed class EncryptedWalDevice : IStorageDevice
     }
 
     public string Name => _inner.Name;
+
+    /// <summary>Seals frames written from now on with <paramref name="cipher"/> (key rotation; the log holds no frame then).</summary>
+    public void UseCipher(PageCipher cipher) => Volatile.Write(ref _cipher, cipher);
 
     public long Length => _inner.Length;
 
