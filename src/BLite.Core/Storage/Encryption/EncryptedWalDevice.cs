@@ -109,6 +109,20 @@ internal sealed class EncryptedWalDevice : IStorageDevice
 
     public void Write(long offset, IReadOnlyList<ReadOnlyMemory<byte>> sources)
     {
+        // Zeros written ahead of the appends hold no frame: they go through as they are, without
+        // being gathered into one buffer (they may be megabytes).
+        var allZero = true;
+        for (var i = 0; i < sources.Count && allZero; i++)
+        {
+            allZero = !sources[i].Span.ContainsAnyExcept((byte)0);
+        }
+
+        if (allZero)
+        {
+            _inner.Write(offset, sources);
+            return;
+        }
+
         var length = 0;
         foreach (var source in sources)
         {
