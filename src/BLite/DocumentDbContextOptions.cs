@@ -48,8 +48,9 @@ public sealed class DocumentDbContextOptions
     /// <see cref="BLiteEncryption.WithKey"/>, <see cref="BLiteEncryption.WithPassword"/> or
     /// <see cref="BLiteEncryption.WithKeyProvider"/>. A new database is created encrypted; an
     /// encrypted one opens only with its key (<see cref="BLiteEncryptionException"/> otherwise,
-    /// and nothing is written). A plain database is encrypted, and an encrypted one re-keyed or
-    /// decrypted, with <c>Database.Rekey</c>. Null (the default): no encryption.
+    /// and nothing is written). <c>blite rekey</c> encrypts, re-keys or decrypts a closed database;
+    /// <see cref="DatabaseFacade.Rekey"/> rotates the key of an open encrypted one. Null (the
+    /// default): no encryption.
     /// </summary>
     public BLiteEncryption? Encryption { get; set; }
 

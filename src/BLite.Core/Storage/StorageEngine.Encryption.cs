@@ -42,7 +42,7 @@ internal sealed partial class StorageEngine
         {
             if (DatabaseHeader.HasMagic(prefix[..read]))
             {
-                throw new BLiteEncryptionException($"Database '{path}' is not encrypted, but an encryption key was given. Encrypt it with Rekey (db.Database.Rekey, or 'blite rekey'); nothing was changed.");
+                throw new BLiteEncryptionException($"Database '{path}' is not encrypted, but an encryption key was given. Encrypt it with 'blite rekey' (a copy under the key, verified, then swapped in); nothing was changed.");
             }
 
             return file;

@@ -125,7 +125,7 @@ public class EncryptedStorageTests
         var before = File.ReadAllBytes(db.Path);
         var exception = Assert.Throws<BLiteEncryptionException>(() => StorageEngine.Open(db.Path, EncryptionTestKeys.Options()));
         Assert.Contains("not encrypted", exception.Message, StringComparison.Ordinal);
-        Assert.Contains("Rekey", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("blite rekey", exception.Message, StringComparison.Ordinal);
         Assert.Equal(before, File.ReadAllBytes(db.Path));
         db.Reopen();
     }
