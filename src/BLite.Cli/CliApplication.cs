@@ -28,6 +28,7 @@ internal static class CliApplication
         new CompactCommand(),
         new UpgradeCommand(),
         new RekeyCommand(),
+        new StudioCommand(),
     ];
 
     public static int Run(string[] args, CommandContext context)

@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using BLite.Cli.Arguments;
 using BLite.Cli.Commands;
 
@@ -21,14 +22,21 @@ internal static class DatabaseKeys
         "file",
         $"Key of an encrypted database: a file holding the 32-byte key (raw bytes, hex or base64). Instead, set {KeyVariable} (hex or base64) or {PasswordVariable}. Never given on the command line.");
 
-    private static readonly AsyncLocal<BLiteEncryption?> s_current = new();
+    // Per run (tests run several in one process); the process-wide copy serves code the run's
+    // async context does not flow to, such as the studio's request handlers.
+    private static readonly AsyncLocal<StrongBox<BLiteEncryption?>?> s_current = new();
+    private static StrongBox<BLiteEncryption?> s_process = new(null);
 
     /// <summary>The key given to this run, or null.</summary>
-    public static BLiteEncryption? Current => s_current.Value;
+    public static BLiteEncryption? Current => (s_current.Value ?? Volatile.Read(ref s_process)).Value;
 
     /// <summary>Reads the key for this run from <c>--key-file</c> or the environment.</summary>
-    public static void Use(ParsedArguments arguments, CommandContext context) =>
-        s_current.Value = Resolve(arguments.Value(KeyFile.Name), KeyVariable, PasswordVariable, "--" + KeyFile.Name, context);
+    public static void Use(ParsedArguments arguments, CommandContext context)
+    {
+        var key = new StrongBox<BLiteEncryption?>(Resolve(arguments.Value(KeyFile.Name), KeyVariable, PasswordVariable, "--" + KeyFile.Name, context));
+        s_current.Value = key;
+        Volatile.Write(ref s_process, key);
+    }
 
     /// <summary>
     /// A key from <paramref name="keyFile"/>, else from the variable <paramref name="keyVariable"/>,
