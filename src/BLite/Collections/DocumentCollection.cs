@@ -28,6 +28,7 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     private IQueryable<T>? _query;
     private RawCollection? _documents;
     private HashSet<string>? _singleValuedPaths;
+    private Providers.ICollectionStore<TId, T>? _store;
 
     internal DocumentCollection(DocumentDbContext context, string name, IDocumentMapper<TId, T> mapper, IReadOnlyList<IndexDeclaration> indexes, IdConverter<TId>? idConverter, IReadOnlyList<VectorIndexDeclaration>? vectorIndexes = null)
     {
@@ -69,7 +70,12 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     /// The query root is created once per collection, so every query built from it shares one
     /// provider: each shape is translated once and planned once (until the indexes change).
     /// </remarks>
-    public IQueryable<T> Query() => _query ??= BLiteQuery.Create(QuerySource);
+    public IQueryable<T> Query() => _query ??= _store is { } store ? BLiteQuery.Create(store.QuerySource) : BLiteQuery.Create(QuerySource);
+
+    /// <summary>The id rules of this collection (generation, sequences, conversion), shared with server stores.</summary>
+    internal IdPolicy<TId> Ids => _ids;
+
+    internal override void Attach(Providers.IDocumentStore store) => _store = store.Collection(this);
 
     internal override CollectionDefinition Definition()
     {
