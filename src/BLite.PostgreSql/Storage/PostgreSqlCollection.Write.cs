@@ -43,14 +43,14 @@ internal sealed partial class PostgreSqlCollection<TId, T>
     public bool Update(T document) => Run((Table: this, Document: document), static (c, t, s) =>
     {
         using var command = s.Table.Command(s.Table._updateSql, c, t, s.Table.IdParameter(s.Table._collection.Mapper.GetId(s.Document)), s.Table.DocumentParameter(s.Document));
-        return command.ExecuteNonQuery() > 0;
+        return s.Table.Guarded(t, () => command.ExecuteNonQuery() > 0);
     });
 
     public Task<bool> UpdateAsync(T document, CancellationToken cancellationToken) =>
         RunAsync((Table: this, Document: document), static async (c, t, s, token) =>
         {
             await using var command = s.Table.Command(s.Table._updateSql, c, t, s.Table.IdParameter(s.Table._collection.Mapper.GetId(s.Document)), s.Table.DocumentParameter(s.Document));
-            return await command.ExecuteNonQueryAsync(token).ConfigureAwait(false) > 0;
+            return await s.Table.GuardedAsync(t, async () => await command.ExecuteNonQueryAsync(token).ConfigureAwait(false) > 0, token).ConfigureAwait(false);
         }, cancellationToken);
 
     public bool Upsert(T document) => Run((Table: this, Document: document), static (c, t, s) =>
@@ -62,7 +62,7 @@ internal sealed partial class PostgreSqlCollection<TId, T>
         }
 
         using var command = s.Table.Command(s.Table._upsertSql, c, t, s.Table.IdParameter(s.Table._collection.Mapper.GetId(s.Document)), s.Table.DocumentParameter(s.Document));
-        return (bool)command.ExecuteScalar()!;
+        return s.Table.Guarded(t, () => (bool)command.ExecuteScalar()!);
     });
 
     public Task<bool> UpsertAsync(T document, CancellationToken cancellationToken) =>
@@ -75,7 +75,7 @@ internal sealed partial class PostgreSqlCollection<TId, T>
             }
 
             await using var command = s.Table.Command(s.Table._upsertSql, c, t, s.Table.IdParameter(s.Table._collection.Mapper.GetId(s.Document)), s.Table.DocumentParameter(s.Document));
-            return (bool)(await command.ExecuteScalarAsync(token).ConfigureAwait(false))!;
+            return await s.Table.GuardedAsync(t, async () => (bool)(await command.ExecuteScalarAsync(token).ConfigureAwait(false))!, token).ConfigureAwait(false);
         }, cancellationToken);
 
     public bool Delete(TId id) => Run((Table: this, Id: id), static (c, t, s) =>
@@ -135,7 +135,14 @@ internal sealed partial class PostgreSqlCollection<TId, T>
             using var command = Command(_insertSql, connection, transaction, IdParameter(id), DocumentParameter(document));
             if (command.ExecuteNonQuery() == 0)
             {
-                throw Duplicate(id, Exists(connection, transaction, id));
+                if (Exists(connection, transaction, id))
+                {
+                    throw DuplicateId(id);
+                }
+
+                // Refused by a unique secondary index: the plain insert names it.
+                using var plain = Command(_insertPlainSql, connection, transaction, IdParameter(id), DocumentParameter(document));
+                Guarded(transaction, plain.ExecuteNonQuery);
             }
         }
         catch when (generated)
@@ -162,7 +169,13 @@ internal sealed partial class PostgreSqlCollection<TId, T>
             await using var command = Command(_insertSql, connection, transaction, IdParameter(id), DocumentParameter(document));
             if (await command.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false) == 0)
             {
-                throw Duplicate(id, await ExistsAsync(connection, transaction, id, cancellationToken).ConfigureAwait(false));
+                if (await ExistsAsync(connection, transaction, id, cancellationToken).ConfigureAwait(false))
+                {
+                    throw DuplicateId(id);
+                }
+
+                await using var plain = Command(_insertPlainSql, connection, transaction, IdParameter(id), DocumentParameter(document));
+                await GuardedAsync(transaction, () => plain.ExecuteNonQueryAsync(cancellationToken), cancellationToken).ConfigureAwait(false);
             }
         }
         catch when (generated)
@@ -193,7 +206,6 @@ internal sealed partial class PostgreSqlCollection<TId, T>
         return (id, false);
     }
 
-    private BLiteUniqueConstraintException Duplicate(TId id, bool idExists) => idExists
-        ? new BLiteUniqueConstraintException(_collection.Name, BLiteUniqueConstraintException.PrimaryIndexName, SqlNames.Describe(_ids.ToKey(id)))
-        : UniqueIndexViolation(id);
+    private BLiteUniqueConstraintException DuplicateId(TId id) =>
+        new(_collection.Name, BLiteUniqueConstraintException.PrimaryIndexName, SqlNames.Describe(_ids.ToKey(id)));
 }

@@ -27,6 +27,7 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
     private readonly string _table;
     private readonly string _sequence;
     private readonly string _insertSql;
+    private readonly string _insertPlainSql;
     private readonly string _updateSql;
     private readonly string _upsertSql;
     private readonly string _deleteSql;
@@ -43,6 +44,7 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
         _table = SqlNames.Quote(collection.Name);
         _sequence = SqlNames.Quote(collection.Name + "_id_seq");
         _insertSql = $"INSERT INTO {_table} (id, doc) VALUES ($1, $2) ON CONFLICT DO NOTHING";
+        _insertPlainSql = $"INSERT INTO {_table} (id, doc) VALUES ($1, $2)";
         _updateSql = $"UPDATE {_table} SET doc = $2 WHERE id = $1";
         _upsertSql = $"INSERT INTO {_table} (id, doc) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc RETURNING xmax = 0";
         _deleteSql = $"DELETE FROM {_table} WHERE id = $1";
@@ -70,9 +72,7 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
             sql += $"CREATE SEQUENCE IF NOT EXISTS {_sequence};";
         }
 
-        using var connection = _store.DataSource.OpenConnection();
-        using var command = new NpgsqlCommand(sql, connection);
-        command.ExecuteNonQuery();
+        SchemaCache.Apply(_store.DataSource, sql + IndexStatements());
     }
 
     /// <summary>Runs <paramref name="operation"/> in the flow's transaction, or on a connection of its own (autocommit).</summary>

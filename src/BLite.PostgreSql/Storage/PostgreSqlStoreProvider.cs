@@ -10,6 +10,7 @@ internal sealed class PostgreSqlStoreProvider(string connectionString) : IDocume
         var dataSource = NpgsqlDataSource.Create(connectionString);
         try
         {
+            SchemaCache.Apply(dataSource, SqlFunctions.Script);
             return new PostgreSqlStore(context, dataSource);
         }
         catch

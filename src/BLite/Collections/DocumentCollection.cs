@@ -80,15 +80,9 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     internal override CollectionDefinition Definition()
     {
         var indexes = new List<IndexDefinition>(_indexes.Count);
-        foreach (var declaration in _indexes)
+        foreach (var (name, fieldPaths, unique) in DeclaredIndexes())
         {
-            var fieldPaths = new string[declaration.MemberPaths.Count];
-            for (var i = 0; i < fieldPaths.Length; i++)
-            {
-                fieldPaths[i] = ResolveFieldPath(declaration.MemberPaths[i]);
-            }
-
-            indexes.Add(new IndexDefinition(declaration.Name ?? IndexKeyPaths.DefaultIndexName(fieldPaths), fieldPaths, declaration.Unique));
+            indexes.Add(new IndexDefinition(name, fieldPaths, unique));
         }
 
         var vectorIndexes = new List<Core.Vectors.VectorIndexDefinition>(_vectorIndexes.Count);
@@ -100,6 +94,24 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
         }
 
         return new CollectionDefinition(Name, indexes, vectorIndexes);
+    }
+
+    /// <summary>The declared indexes with their names and stored field paths, for the engine's schema and for server stores.</summary>
+    internal List<(string Name, string[] FieldPaths, bool Unique)> DeclaredIndexes()
+    {
+        var indexes = new List<(string, string[], bool)>(_indexes.Count);
+        foreach (var declaration in _indexes)
+        {
+            var fieldPaths = new string[declaration.MemberPaths.Count];
+            for (var i = 0; i < fieldPaths.Length; i++)
+            {
+                fieldPaths[i] = ResolveFieldPath(declaration.MemberPaths[i]);
+            }
+
+            indexes.Add((declaration.Name ?? IndexKeyPaths.DefaultIndexName(fieldPaths), fieldPaths, declaration.Unique));
+        }
+
+        return indexes;
     }
 
     private string ResolveFieldPath(string memberPath)

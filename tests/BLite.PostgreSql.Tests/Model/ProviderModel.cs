@@ -20,6 +20,14 @@ public sealed class Order
     public List<Line> Lines { get; set; } = [];
 
     public List<string> Tags { get; set; } = [];
+
+    public string? Note { get; set; }
+
+    public int? Priority { get; set; }
+
+    public double Weight { get; set; }
+
+    public long Sequence { get; set; }
 }
 
 public sealed class Contact
