@@ -12,7 +12,7 @@ namespace BLite.PostgreSql.Query;
 /// (<see cref="SqlQueryBuilder"/>). Outside a transaction rows stream from a pooled connection;
 /// inside one they are read up front under it, so the caller may write while looping, as embedded.
 /// </summary>
-internal sealed class PostgreSqlQuerySource<TId, T>(PostgreSqlCollection<TId, T> table) : IDocumentQuerySource<T>
+internal sealed class PostgreSqlQuerySource<TId, T>(PostgreSqlCollection<TId, T> table) : IDocumentQuerySource<T>, IParameterizedExplainSource
     where T : class
 {
     public IFieldPathResolver FieldPaths => table.Collection.FieldPaths;
@@ -77,10 +77,11 @@ internal sealed class PostgreSqlQuerySource<TId, T>(PostgreSqlCollection<TId, T>
         }, cancellationToken).ConfigureAwait(false);
     }
 
-    /// <summary>PostgreSQL's plan for the query, as <c>EXPLAIN</c> prints it (parameter slots bound to null).</summary>
-    public string Explain(DocumentQuery query) => Explain(query, null);
+    /// <summary>PostgreSQL's plan for a query without parameter slots (LINQ binds its values through the overload).</summary>
+    public string Explain(DocumentQuery query) => Explain(query, []);
 
-    public string Explain(DocumentQuery query, IReadOnlyList<BsonValue>? parameters)
+    /// <summary>PostgreSQL's plan for the statement this execution would run, as <c>EXPLAIN</c> prints it.</summary>
+    public string Explain(DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {
         var (sql, values) = Select(query, parameters);
         return table.Run((Sql: "EXPLAIN " + sql, Values: values), static (c, t, s) =>

@@ -119,23 +119,21 @@ internal sealed class SqlQueryBuilder
                 Combine(or.Filters, " OR ", "FALSE", root, topLevel);
                 break;
             case NotFilter not:
-                _sql.Append("NOT (");
-                Filter(not.Filter, root, topLevel);
-                _sql.Append(')');
+                Negated(() => Filter(not.Filter, root, topLevel));
                 break;
             case ComparisonFilter comparison:
                 Comparison(root, topLevel, comparison.Path, comparison.Operator, comparison.Value.Resolve(_values));
                 break;
+            case InFilter { Negated: true } inFilter:
+                Negated(() => In(root, topLevel, inFilter.Path, inFilter.Values.Resolve(_values)));
+                break;
             case InFilter inFilter:
-                if (inFilter.Negated)
-                {
-                    _sql.Append("NOT ");
-                }
-
                 In(root, topLevel, inFilter.Path, inFilter.Values.Resolve(_values));
                 break;
+            case ExistsFilter { MustExist: false } exists:
+                Negated(() => Reached(root, topLevel, exists.Path, "{0} IS NOT NULL"));
+                break;
             case ExistsFilter exists:
-                _sql.Append(exists.MustExist ? "" : "NOT ");
                 Reached(root, topLevel, exists.Path, "{0} IS NOT NULL");
                 break;
             case StringMatchFilter match:
@@ -179,8 +177,7 @@ internal sealed class SqlQueryBuilder
                     NullOrMissing(root, topLevel, path);
                     return;
                 case ComparisonOperator.Ne:
-                    _sql.Append("NOT ");
-                    NullOrMissing(root, topLevel, path);
+                    Negated(() => NullOrMissing(root, topLevel, path));
                     return;
                 default:
                     _sql.Append("FALSE");
@@ -188,22 +185,34 @@ internal sealed class SqlQueryBuilder
             }
         }
 
-        if (op == ComparisonOperator.Ne)
-        {
-            _sql.Append("NOT ");
-            op = ComparisonOperator.Eq;
-        }
-
         var sqlValue = Scalar(value, path);
         var parameter = Parameter(sqlValue);
+        if (op == ComparisonOperator.Ne)
+        {
+            Negated(() => Reached(root, topLevel, path, "{0} = " + parameter, sqlValue));
+            return;
+        }
+
         Reached(root, topLevel, path, "{0} " + Operator(op) + " " + parameter, sqlValue);
+    }
+
+    /// <summary>
+    /// The exact negation. Conditions are written for a WHERE clause, where an unknown (NULL)
+    /// result, such as a comparison with a missing field, counts as false; under NOT it must count
+    /// as false before negating, so the negation of "missing" matches, as embedded.
+    /// </summary>
+    private void Negated(Action condition)
+    {
+        _sql.Append("NOT COALESCE(");
+        condition();
+        _sql.Append(", FALSE)");
     }
 
     /// <summary><c>$eq null</c>: a stored null is reached, or nothing is.</summary>
     private void NullOrMissing(string root, bool topLevel, FieldPath path)
     {
-        _sql.Append("(NOT ");
-        Reached(root, topLevel, path, "{0} IS NOT NULL");
+        _sql.Append('(');
+        Negated(() => Reached(root, topLevel, path, "{0} IS NOT NULL"));
         _sql.Append(" OR ");
         Reached(root, topLevel, path, "{0} = 'null'::jsonb");
         _sql.Append(')');
@@ -297,7 +306,7 @@ internal sealed class SqlQueryBuilder
         {
             var value = SinglePath(root, path);
             var operand = extractor is { } e ? e.Extract(value) : value;
-            _sql.Append("COALESCE(").Append(Format(condition, operand)).Append(", FALSE)");
+            _sql.Append('(').Append(Format(condition, operand)).Append(')');
             return;
         }
 

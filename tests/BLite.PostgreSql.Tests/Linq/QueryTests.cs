@@ -119,6 +119,31 @@ public sealed class QueryTests(PostgresCluster cluster)
         Assert.Equal("C@x", context.Orders.FindById(second.Id)!.Customer.Email);
     }
 
+    [Fact]
+    public void Explain_returns_PostgreSQLs_plan_and_an_equality_on_an_indexed_field_uses_its_index()
+    {
+        using var database = new ProviderDatabase(cluster, Provider.PostgreSql);
+        using var context = new ProviderContext(database.Options());
+        var orders = new List<Order>();
+        for (var i = 0; i < 3000; i++)
+        {
+            orders.Add(CrudTestsOrder("N-" + i, i % 100 == 0 ? "lost" : "pending"));
+        }
+
+        context.Orders.InsertMany(orders);
+        using (var connection = new Npgsql.NpgsqlConnection(database.ConnectionString))
+        {
+            connection.Open();
+            using var analyze = new Npgsql.NpgsqlCommand("ANALYZE orders", connection);
+            analyze.ExecuteNonQuery();
+        }
+
+        var plan = context.Orders.Query().Where(o => o.Status == "lost").Explain();
+
+        Assert.Contains("orders_ix_Status", plan, StringComparison.Ordinal);
+        Assert.Equal(30, context.Orders.Count(o => o.Status == "lost"));
+    }
+
     private static Order CrudTestsOrder(string number, string status) => new()
     {
         Number = number,
