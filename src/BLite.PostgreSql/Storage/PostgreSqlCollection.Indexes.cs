@@ -10,7 +10,7 @@ namespace BLite.PostgreSql.Storage;
 // Declared indexes become PostgreSQL indexes on open, as the embedded engine creates missing
 // ones: a path the model knows never crosses an array gets a B-tree over the same typed extractor
 // the query translation compares with (so the planner can use it); a path through an array gets
-// one GIN index over the whole document, which serves the containment pre-filter.
+// one GIN index over the whole document, for containment (@>) queries.
 internal sealed partial class PostgreSqlCollection<TId, T>
 {
     private readonly Dictionary<string, string> _uniqueIndexNames = new(StringComparer.Ordinal);
