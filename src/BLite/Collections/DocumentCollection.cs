@@ -70,12 +70,15 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     /// The query root is created once per collection, so every query built from it shares one
     /// provider: each shape is translated once and planned once (until the indexes change).
     /// </remarks>
-    public IQueryable<T> Query() => _query ??= _store is { } store ? BLiteQuery.Create(store.QuerySource) : BLiteQuery.Create(QuerySource);
+    public IQueryable<T> Query() => _query ??= BLiteQuery.Create(DocumentSource);
 
     /// <summary>The id rules of this collection (generation, sequences, conversion), shared with server stores.</summary>
     internal IdPolicy<TId> Ids => _ids;
 
     internal override void Attach(Providers.IDocumentStore store) => _store = store.Collection(this);
+
+    /// <summary>What this collection's queries run on: the server store's source, or the embedded engine's.</summary>
+    internal IDocumentQuerySource<T> DocumentSource => _store?.QuerySource ?? QuerySource;
 
     internal override CollectionDefinition Definition()
     {
