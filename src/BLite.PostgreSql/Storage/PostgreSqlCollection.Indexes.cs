@@ -15,9 +15,38 @@ internal sealed partial class PostgreSqlCollection<TId, T>
 {
     private readonly Dictionary<string, string> _uniqueIndexNames = new(StringComparer.Ordinal);
 
+    /// <summary>The collection's row in <c>blite_collections</c>: its id type and declared indexes, as JSON.</summary>
+    private string CatalogStatement()
+    {
+        var json = new System.Buffers.ArrayBufferWriter<byte>();
+        using (var writer = new System.Text.Json.Utf8JsonWriter(json))
+        {
+            writer.WriteStartArray();
+            foreach (var (name, fieldPaths, unique) in _collection.DeclaredIndexes())
+            {
+                writer.WriteStartObject();
+                writer.WriteString("name", name);
+                writer.WriteStartArray("paths");
+                foreach (var path in fieldPaths)
+                {
+                    writer.WriteStringValue(path);
+                }
+
+                writer.WriteEndArray();
+                writer.WriteBoolean("unique", unique);
+                writer.WriteEndObject();
+            }
+
+            writer.WriteEndArray();
+        }
+
+        return $"INSERT INTO blite_collections (name, id_type, indexes) VALUES ({SqlNames.Literal(_collection.Name)}, {SqlNames.Literal(_ids.KeyType.Name)}, {SqlNames.Literal(Encoding.UTF8.GetString(json.WrittenSpan))}::jsonb) "
+            + "ON CONFLICT (name) DO UPDATE SET id_type = excluded.id_type, indexes = excluded.indexes;";
+    }
+
     private string IndexStatements()
     {
-        var sql = new StringBuilder();
+        var sql = new StringBuilder(CatalogStatement());
         var gin = false;
         foreach (var index in _collection.DeclaredIndexes())
         {

@@ -6,13 +6,16 @@ namespace BLite.PostgreSql.Storage;
 /// it). They read BLite's jsonb form (docs/postgresql.md): <c>blite_num</c> gives any number, tagged
 /// or not, as numeric; <c>blite_str</c> a string; <c>blite_instant</c> a DateTime's or
 /// DateTimeOffset's fixed-width text; <c>blite_class</c> the type class that orders values across
-/// types as the embedded engine does; <c>blite_reach</c> every value a dotted path reaches.
+/// types as the embedded engine does; <c>blite_reach</c> every value a dotted path reaches. The
+/// table <c>blite_collections</c> lists each collection with its id type and declared indexes, so
+/// <c>blite migrate</c> can move a database back to a file with its indexes.
 /// </summary>
 internal static class SqlFunctions
 {
     public const string Version = "1";
 
     public const string Script = """
+        CREATE TABLE IF NOT EXISTS blite_collections (name text COLLATE "C" PRIMARY KEY, id_type text NOT NULL, indexes jsonb NOT NULL);
         CREATE OR REPLACE FUNCTION blite_is_tag(v jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
           SELECT jsonb_typeof(v) = 'object' AND v ?| ARRAY['$long','$ulong','$decimal','$double','$date','$dto','$utcDate','$timeSpan','$dateOnly','$timeOnly','$oid','$uuid','$binary','$utf8','$regex','$timestamp','$minKey','$maxKey','$undefined','$symbol','$code','$dbPointer']
         $f$;

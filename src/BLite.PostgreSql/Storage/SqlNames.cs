@@ -16,6 +16,17 @@ internal static class SqlNames
         return "\"" + identifier.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"";
     }
 
+    /// <summary>A string literal for schema statements (names and index declarations from the model, never user values).</summary>
+    public static string Literal(string text)
+    {
+        if (text.Contains('\0', StringComparison.Ordinal))
+        {
+            throw new ArgumentException($"'{text}' contains U+0000, which PostgreSQL text cannot hold.", nameof(text));
+        }
+
+        return "'" + text.Replace("'", "''", StringComparison.Ordinal) + "'";
+    }
+
     /// <summary>
     /// The primary-key column type for an id's stored key. Each orders as the embedded engine's
     /// key encoding does: ObjectId and Guid by their bytes, integers numerically, strings ordinally.

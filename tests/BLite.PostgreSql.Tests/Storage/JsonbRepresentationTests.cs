@@ -38,4 +38,19 @@ public sealed class JsonbRepresentationTests(PostgresCluster cluster)
         Assert.Equal("true", Field("(doc->'Money'->'$decimal')::numeric > 1.4999 AND (doc->>'Tiny')::numeric > 0"));
         Assert.Equal("true", Field("doc->'Utc'->>'$date' > '2024-02-29T23:59:59.1234566'"));
     }
+
+    [Fact]
+    public void The_catalog_lists_each_collection_with_its_id_type_and_declared_indexes()
+    {
+        using var database = new ProviderDatabase(cluster, Provider.PostgreSql);
+        using (new ProviderContext(database.Options()))
+        {
+        }
+
+        using var connection = new NpgsqlConnection(database.ConnectionString);
+        connection.Open();
+        using var command = new NpgsqlCommand("SELECT id_type || ' ' || (indexes->1->>'name') || ' ' || (indexes->1->>'unique') FROM blite_collections WHERE name = 'orders'", connection);
+
+        Assert.Equal("ObjectId ix_Customer.Email true", command.ExecuteScalar());
+    }
 }
