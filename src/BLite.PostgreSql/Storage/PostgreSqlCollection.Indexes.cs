@@ -1,92 +1,45 @@
-using System.Security.Cryptography;
-using System.Text;
 using BLite.Bson.Mapping;
-using BLite.Core.Query;
-using BLite.PostgreSql.Query;
 using Npgsql;
 
 namespace BLite.PostgreSql.Storage;
 
 // Declared indexes become PostgreSQL indexes on open, as the embedded engine creates missing
-// ones: a path the model knows never crosses an array gets a B-tree over the same typed extractor
-// the query translation compares with (so the planner can use it); a path through an array gets
-// one GIN index over the whole document, for containment (@>) queries.
+// ones (IndexSql): the mapper says each path's type and whether it crosses an array.
 internal sealed partial class PostgreSqlCollection<TId, T>
 {
     private readonly Dictionary<string, string> _uniqueIndexNames = new(StringComparer.Ordinal);
 
-    /// <summary>The collection's row in <c>blite_collections</c>: its id type and declared indexes, as JSON.</summary>
-    private string CatalogStatement()
-    {
-        var json = new System.Buffers.ArrayBufferWriter<byte>();
-        using (var writer = new System.Text.Json.Utf8JsonWriter(json))
-        {
-            writer.WriteStartArray();
-            foreach (var (name, fieldPaths, unique) in _collection.DeclaredIndexes())
-            {
-                writer.WriteStartObject();
-                writer.WriteString("name", name);
-                writer.WriteStartArray("paths");
-                foreach (var path in fieldPaths)
-                {
-                    writer.WriteStringValue(path);
-                }
-
-                writer.WriteEndArray();
-                writer.WriteBoolean("unique", unique);
-                writer.WriteEndObject();
-            }
-
-            writer.WriteEndArray();
-        }
-
-        return $"INSERT INTO blite_collections (name, id_type, indexes) VALUES ({SqlNames.Literal(_collection.Name)}, {SqlNames.Literal(_ids.KeyType.Name)}, {SqlNames.Literal(Encoding.UTF8.GetString(json.WrittenSpan))}::jsonb) "
-            + "ON CONFLICT (name) DO UPDATE SET id_type = excluded.id_type, indexes = excluded.indexes;";
-    }
-
     private string IndexStatements()
     {
-        var sql = new StringBuilder(CatalogStatement());
+        var declared = _collection.DeclaredIndexes();
+        var sql = new System.Text.StringBuilder(IndexSql.CatalogStatement(_collection.Name, _ids.KeyType.Name, declared));
         var gin = false;
-        foreach (var index in _collection.DeclaredIndexes())
+        foreach (var (name, fieldPaths, unique) in declared)
         {
-            var expressions = new List<string>();
-            foreach (var path in index.FieldPaths)
+            var paths = new IndexSql.IndexedPath[fieldPaths.Length];
+            for (var i = 0; i < paths.Length; i++)
             {
-                var field = FieldAt(path);
-                if (field is null || field.IsMultiValued || SqlValue.ExtractorFor(field.BsonType) is not { } extractor)
-                {
-                    expressions.Clear();
-                    break;
-                }
-
-                expressions.Add("(" + string.Format(System.Globalization.CultureInfo.InvariantCulture, extractor, SqlQueryBuilder.SinglePath("doc", FieldPath.Parse(path))) + ")");
+                var field = FieldAt(fieldPaths[i]);
+                paths[i] = new IndexSql.IndexedPath(fieldPaths[i], field?.BsonType, field is null || field.IsMultiValued);
             }
 
-            if (expressions.Count == 0)
+            if (IndexSql.Statement(_collection.Name, name, paths, unique) is not { } statement)
             {
-                if (index.Unique)
-                {
-                    throw new NotSupportedException($"Unique index '{index.Name}' of collection '{_collection.Name}' is over a path through an array or of a type PostgreSQL cannot index; the PostgreSQL provider supports unique indexes on single-valued scalar paths.");
-                }
-
                 gin = true;
                 continue;
             }
 
-            var name = IndexName(index.Name);
-            if (index.Unique)
+            if (unique)
             {
-                _uniqueIndexNames[name] = index.Name;
+                _uniqueIndexNames[IndexSql.Name(_collection.Name, name)] = name;
             }
 
-            sql.Append("CREATE ").Append(index.Unique ? "UNIQUE " : "").Append("INDEX IF NOT EXISTS ").Append(SqlNames.Quote(name))
-                .Append(" ON ").Append(_table).Append(" (").Append(string.Join(", ", expressions)).Append(");");
+            sql.Append(statement);
         }
 
         if (gin)
         {
-            sql.Append("CREATE INDEX IF NOT EXISTS ").Append(SqlNames.Quote(IndexName("doc_gin"))).Append(" ON ").Append(_table).Append(" USING gin (doc jsonb_path_ops);");
+            sql.Append(IndexSql.GinStatement(_collection.Name));
         }
 
         return sql.ToString();
@@ -103,19 +56,6 @@ internal sealed partial class PostgreSqlCollection<TId, T>
         }
 
         return null;
-    }
-
-    /// <summary>The table-qualified index name, shortened with a hash to PostgreSQL's 63-byte identifiers.</summary>
-    private string IndexName(string indexName)
-    {
-        var name = _collection.Name + "_" + indexName;
-        if (Encoding.UTF8.GetByteCount(name) <= 63)
-        {
-            return name;
-        }
-
-        var hash = Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes(name)))[..12].ToLowerInvariant();
-        return name[..Math.Min(name.Length, 40)] + "_" + hash;
     }
 
     /// <summary>

@@ -66,7 +66,7 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
     /// <summary>Creates the table, its id sequence and the declared indexes that are missing; existing data is kept.</summary>
     public void EnsureSchema()
     {
-        var sql = $"CREATE TABLE IF NOT EXISTS {_table} (id {SqlNames.IdColumnType(_ids.KeyType)} PRIMARY KEY, doc jsonb NOT NULL);";
+        var sql = IndexSql.TableStatement(_collection.Name, _ids.KeyType);
         if (_ids.UsesSequence)
         {
             sql += $"CREATE SEQUENCE IF NOT EXISTS {_sequence};";
