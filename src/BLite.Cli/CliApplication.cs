@@ -26,6 +26,7 @@ internal static class CliApplication
         new CheckpointCommand(),
         new CompactCommand(),
         new UpgradeCommand(),
+        new MigrateCommand(),
     ];
 
     public static int Run(string[] args, CommandContext context)

@@ -84,6 +84,17 @@ internal static class IndexSql
             + "ON CONFLICT (name) DO UPDATE SET id_type = excluded.id_type, indexes = excluded.indexes;";
     }
 
+    /// <summary>
+    /// The id sequence of an int or long collection, moved past every id the table holds, so ids
+    /// generated after copying documents in are never ones already taken.
+    /// </summary>
+    public static string SequenceStatement(string collectionName)
+    {
+        var sequence = SqlNames.Quote(collectionName + "_id_seq");
+        return $"CREATE SEQUENCE IF NOT EXISTS {sequence};"
+            + $"SELECT setval({SqlNames.Literal(sequence)}, GREATEST((SELECT COALESCE(max(id), 0) FROM {SqlNames.Quote(collectionName)}), (SELECT last_value FROM {sequence})));";
+    }
+
     /// <summary>The table of a collection with its typed id column.</summary>
     public static string TableStatement(string collectionName, Type keyType) =>
         $"CREATE TABLE IF NOT EXISTS {SqlNames.Quote(collectionName)} (id {SqlNames.IdColumnType(keyType)} PRIMARY KEY, doc jsonb NOT NULL);";
