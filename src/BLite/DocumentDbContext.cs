@@ -60,7 +60,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
             FieldDictionary = new BsonFieldDictionary();
             OnModelCreating(_model);
             CreateCollections();
-            _store = provider.Open(this);
+            _store = provider.Open(this, options.ReadOnly);
             try
             {
                 foreach (var collection in _collections)

@@ -96,6 +96,10 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
         {
             throw PostgreSqlErrors.Conflict(error);
         }
+        catch (PostgresException error) when (error.SqlState == PostgresErrorCodes.ReadOnlySqlTransaction)
+        {
+            throw PostgreSqlErrors.ReadOnly(error);
+        }
     }
 
     internal async Task<TResult> RunAsync<TState, TResult>(TState state, Func<NpgsqlConnection, NpgsqlTransaction?, TState, CancellationToken, Task<TResult>> operation, CancellationToken cancellationToken)
@@ -120,6 +124,10 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
         catch (PostgresException error) when (PostgreSqlErrors.IsConflict(error))
         {
             throw PostgreSqlErrors.Conflict(error);
+        }
+        catch (PostgresException error) when (error.SqlState == PostgresErrorCodes.ReadOnlySqlTransaction)
+        {
+            throw PostgreSqlErrors.ReadOnly(error);
         }
     }
 

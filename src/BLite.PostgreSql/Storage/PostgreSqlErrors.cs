@@ -8,6 +8,10 @@ internal static class PostgreSqlErrors
     /// <summary>serialization_failure and deadlock_detected: another transaction won the race.</summary>
     public static bool IsConflict(PostgresException error) => error.SqlState is PostgresErrorCodes.SerializationFailure or PostgresErrorCodes.DeadlockDetected;
 
+    /// <summary>read_only_sql_transaction: a standby, a read-only transaction or role.</summary>
+    public static BLiteException ReadOnly(PostgresException error) =>
+        new("The PostgreSQL database refused a write because it is read-only here (a streaming standby, or a read-only role or transaction); write through the primary.", error);
+
     public static BLiteWriteConflictException Conflict(PostgresException error) =>
         new("The transaction conflicts with a concurrent transaction that changed the same documents first; nothing of it was applied, run it again.", error);
 

@@ -5,13 +5,17 @@ namespace BLite.PostgreSql.Storage;
 
 internal sealed class PostgreSqlStoreProvider(string connectionString) : IDocumentStoreProvider
 {
-    public IDocumentStore Open(DocumentDbContext context)
+    public IDocumentStore Open(DocumentDbContext context, bool readOnly)
     {
         var dataSource = NpgsqlDataSource.Create(connectionString);
         try
         {
-            SchemaCache.Apply(dataSource, SqlFunctions.Script);
-            return new PostgreSqlStore(context, dataSource);
+            if (!readOnly)
+            {
+                SchemaCache.Apply(dataSource, SqlFunctions.Script);
+            }
+
+            return new PostgreSqlStore(context, dataSource, readOnly);
         }
         catch
         {

@@ -10,7 +10,8 @@ namespace BLite.Providers;
 internal interface IDocumentStoreProvider
 {
     /// <summary>Opens the store for <paramref name="context"/>; each collection then creates its table and declared indexes that are missing (<see cref="IDocumentStore.Collection{TId, T}"/>).</summary>
-    IDocumentStore Open(DocumentDbContext context);
+    /// <param name="readOnly"><see cref="DocumentDbContextOptions.ReadOnly"/>: create nothing (a standby or a read-only role), refuse writes.</param>
+    IDocumentStore Open(DocumentDbContext context, bool readOnly);
 }
 
 /// <summary>An open store: one per context, disposed with it.</summary>

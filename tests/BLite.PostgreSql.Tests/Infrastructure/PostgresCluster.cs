@@ -58,6 +58,15 @@ public sealed class PostgresCluster : IDisposable
         }
     }
 
+    /// <summary>Starts a streaming replica of this cluster in <paramref name="directory"/> and returns its connection string.</summary>
+    public string StartReplica(string directory)
+    {
+        var primary = new NpgsqlConnectionStringBuilder(ConnectionString);
+        return RunScript("start-postgres-replica", directory, primary.Host!, primary.Port.ToString(System.Globalization.CultureInfo.InvariantCulture)).Trim();
+    }
+
+    public static void StopCluster(string directory) => RunScript("stop-postgres", directory);
+
     public static string RepositoryRoot()
     {
         for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
@@ -71,7 +80,7 @@ public sealed class PostgresCluster : IDisposable
         throw new InvalidOperationException("The repository root (with BLite.sln) was not found above " + AppContext.BaseDirectory);
     }
 
-    private static string RunScript(string name, string argument)
+    private static string RunScript(string name, params string[] arguments)
     {
         var start = new ProcessStartInfo("bash")
         {
@@ -80,7 +89,11 @@ public sealed class PostgresCluster : IDisposable
             RedirectStandardInput = true,
         };
         start.ArgumentList.Add(Path.Combine(RepositoryRoot(), ".ci", name));
-        start.ArgumentList.Add(argument);
+        foreach (var argument in arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
         using var process = Process.Start(start)!;
         process.StandardInput.Close();
         var error = process.StandardError.ReadToEndAsync();
