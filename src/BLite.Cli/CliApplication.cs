@@ -27,6 +27,7 @@ internal static class CliApplication
         new CompactCommand(),
         new UpgradeCommand(),
         new MigrateCommand(),
+        new StudioCommand(),
     ];
 
     public static int Run(string[] args, CommandContext context)

@@ -25,6 +25,9 @@ internal sealed class CommandContext
     /// <summary>Progress bars are drawn only for a person watching a terminal, never into a redirected stream.</summary>
     public bool ErrorIsTerminal { get; }
 
+    /// <summary>For work done on behalf of the studio: no terminal, so no progress bars, and nothing printed.</summary>
+    public static CommandContext Silent { get; } = new(TextWriter.Null, TextWriter.Null, () => Stream.Null, () => Stream.Null, false);
+
     public static CommandContext FromConsole() => new(
         Console.Out,
         Console.Error,

@@ -81,7 +81,7 @@ internal sealed class ExportCommand : Command
         return ExitCodes.Ok;
     }
 
-    private static long Export(RawCollection documents, Core.Storage.IPageReader read, BsonFieldDictionary fields,
+    internal static long Export(RawCollection documents, Core.Storage.IPageReader read, BsonFieldDictionary fields,
         Stream output, TransferFormat format, BsonJsonMode mode, CommandContext context)
     {
         using var progress = ProgressBar.Start(context, "exporting", documents.Count(read), "documents");

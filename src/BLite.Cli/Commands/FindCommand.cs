@@ -2,6 +2,7 @@ using BLite.Bson;
 using BLite.Cli.Arguments;
 using BLite.Cli.Database;
 using BLite.Cli.Output;
+using BLite.Cli.Queries;
 using BLite.Core;
 using BLite.Core.Collections;
 using BLite.Core.Query;
@@ -91,42 +92,23 @@ internal sealed class FindCommand : Command
     {
         try
         {
-            return JsonFilterParser.Parse(text);
+            return QueryText.ParseFilter(text);
         }
-        catch (Exception exception) when (exception is BLiteException or ArgumentException)
+        catch (ArgumentException exception)
         {
-            throw new UsageException("bad filter: " + exception.Message, Name);
+            throw new UsageException(exception.Message, Name);
         }
     }
 
     private List<SortKey> ParseSort(string? text)
     {
-        var keys = new List<SortKey>();
-        if (text is null)
+        try
         {
-            return keys;
+            return QueryText.ParseSort(text);
         }
-
-        foreach (var part in text.Split(','))
+        catch (ArgumentException exception)
         {
-            var term = part.Trim();
-            var descending = term.StartsWith('-');
-            var path = descending || term.StartsWith('+') ? term[1..] : term;
-            if (path.Length == 0)
-            {
-                throw new UsageException($"bad sort '{text}': every term needs a field path.", Name);
-            }
-
-            try
-            {
-                keys.Add(new SortKey(Core.Query.FieldPath.Parse(path), descending));
-            }
-            catch (ArgumentException exception)
-            {
-                throw new UsageException($"bad sort '{text}': {exception.Message}", Name);
-            }
+            throw new UsageException(exception.Message, Name);
         }
-
-        return keys;
     }
 }

@@ -92,6 +92,12 @@ internal sealed class ImportCommand : Command
     private static long Import(string databasePath, string collectionName, IEnumerable<BsonDocument> documents, bool upsert, long batchSize, Stream input, CommandContext context)
     {
         using var database = DatabaseFiles.OpenOrCreate(databasePath);
+        return Import(database, collectionName, documents, upsert, batchSize, input, context);
+    }
+
+    /// <summary>Inserts (or upserts) into an open database: one transaction, or one per <paramref name="batchSize"/> documents; the studio imports through here too.</summary>
+    internal static long Import(DocumentDatabase database, string collectionName, IEnumerable<BsonDocument> documents, bool upsert, long batchSize, Stream input, CommandContext context)
+    {
         var collection = database.GetCollection(collectionName);
         using var progress = ProgressBar.Start(context, "importing", input.CanSeek ? input.Length : 0, "bytes");
         long imported = 0;
@@ -148,7 +154,7 @@ internal sealed class ImportCommand : Command
         }
     }
 
-    private void ValidateCollectionName(string collectionName)
+    internal void ValidateCollectionName(string collectionName)
     {
         try
         {

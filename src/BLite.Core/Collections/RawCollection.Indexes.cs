@@ -11,8 +11,10 @@ internal sealed partial class RawCollection
     /// Creates the index (and the collection, if missing) and builds it over the documents
     /// already stored. False when an identical index exists; an index of the same name with a
     /// different definition is refused (drop it first), never silently redefined.
+    /// <paramref name="progress"/> receives the number of stored documents read so far; writing
+    /// the sorted entries follows the last report.
     /// </summary>
-    public bool EnsureIndex(IPageWriter pages, IndexDefinition definition)
+    public bool EnsureIndex(IPageWriter pages, IndexDefinition definition, IProgress<long>? progress = null)
     {
         ArgumentNullException.ThrowIfNull(pages);
         ArgumentNullException.ThrowIfNull(definition);
@@ -30,7 +32,7 @@ internal sealed partial class RawCollection
         }
 
         var index = new IndexInfo(definition, 0);
-        var entries = collection is null ? [] : CollectEntries(pages, collection, index);
+        var entries = collection is null ? [] : CollectEntries(pages, collection, index, progress);
         collection ??= _database.Catalog.CreateCollection(pages, Name);
 
         var tree = BTree.Create(pages);
@@ -103,12 +105,14 @@ internal sealed partial class RawCollection
     /// written, so a violation leaves the transaction untouched. Sorted input also makes the build
     /// append-only at the right edge of the tree.
     /// </summary>
-    private List<BuildEntry> CollectEntries(IPageReader pages, CollectionInfo collection, IndexInfo index)
+    private List<BuildEntry> CollectEntries(IPageReader pages, CollectionInfo collection, IndexInfo index, IProgress<long>? progress)
     {
         var entries = new List<BuildEntry>();
         var cursor = TreeCursor.Open(Primary(collection), pages, KeyRange.All, descending: false);
+        long read = 0;
         while (cursor.MoveNext())
         {
+            progress?.Report(++read);
             var primaryKey = cursor.Key;
             var document = cursor.Value.Span;
             foreach (var fieldKey in BuildKeys(document, index, primaryKey))

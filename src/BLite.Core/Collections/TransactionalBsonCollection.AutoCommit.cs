@@ -31,7 +31,7 @@ internal sealed partial class TransactionalBsonCollection
 
     public bool Delete(BsonValue id) => Write(pages => Delete(pages, id));
 
-    public bool EnsureIndex(IndexDefinition definition) => Write(pages => EnsureIndex(pages, definition));
+    public bool EnsureIndex(IndexDefinition definition, IProgress<long>? progress = null) => Write(pages => EnsureIndex(pages, definition, progress));
 
     public bool EnsureIndex(string indexName, string fieldPath, bool unique = false) =>
         EnsureIndex(new IndexDefinition(indexName, fieldPath, unique));

@@ -90,7 +90,7 @@ internal sealed partial class TransactionalBsonCollection
         Read(Documents.ScanIndex(pages, indexName, BuildRange(lower is null ? null : IndexKeys.Encode(Fields, lower.Value), lowerInclusive,
             upper is null ? null : IndexKeys.Encode(Fields, upper.Value), upperInclusive), descending));
 
-    public bool EnsureIndex(IPageWriter pages, IndexDefinition definition) => Documents.EnsureIndex(pages, definition);
+    public bool EnsureIndex(IPageWriter pages, IndexDefinition definition, IProgress<long>? progress = null) => Documents.EnsureIndex(pages, definition, progress);
 
     public bool DropIndex(IPageWriter pages, string indexName) => Documents.DropIndex(pages, indexName);
 
