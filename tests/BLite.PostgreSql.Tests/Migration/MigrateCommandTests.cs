@@ -1,5 +1,3 @@
-using System.Buffers;
-using BLite.Bson;
 using System.Diagnostics;
 using BLite.PostgreSql.Tests.Infrastructure;
 using BLite.PostgreSql.Tests.Model;
@@ -58,7 +56,7 @@ public sealed class MigrateCommandTests(PostgresCluster cluster)
         Assert.Contains("moved 3 collection(s)", output, StringComparison.Ordinal);
         using var onFile = new ProviderContext(new DocumentDbContextOptions { Path = back });
         AssertSameDocuments(orders, onFile);
-        Assert.Equal(Bytes(onFile, FidelityTests.Probe()), Bytes(onFile, onFile.Probes.FindById("probe-1")!));
+        Assert.Equal(MapperBytes.Of(onFile.Probes.Mapper, FidelityTests.Probe()), MapperBytes.Of(onFile.Probes.Mapper, onFile.Probes.FindById("probe-1")!));
         Assert.Contains("ix_Status", onFile.Orders.Query().Where(o => o.Status == "shipped").Explain(), StringComparison.Ordinal);
         Assert.Equal(2, onFile.Counters.Insert(new Counter { Name = "after the move back" }));
     }
@@ -82,26 +80,8 @@ public sealed class MigrateCommandTests(PostgresCluster cluster)
         {
             var copy = context.Orders.FindById(order.Id);
             Assert.NotNull(copy);
-            Assert.Equal(Bytes(context, order), Bytes(context, copy));
+            Assert.Equal(MapperBytes.Of(context.Orders.Mapper, order), MapperBytes.Of(context.Orders.Mapper, copy));
         }
-    }
-
-    private static byte[] Bytes(ProviderContext context, Order order)
-    {
-        var output = new ArrayBufferWriter<byte>();
-        var writer = new BsonSpanWriter(output);
-        context.Orders.Mapper.Serialize(order, ref writer);
-        writer.Flush();
-        return output.WrittenSpan.ToArray();
-    }
-
-    private static byte[] Bytes(ProviderContext context, Probe probe)
-    {
-        var output = new ArrayBufferWriter<byte>();
-        var writer = new BsonSpanWriter(output);
-        context.Probes.Mapper.Serialize(probe, ref writer);
-        writer.Flush();
-        return output.WrittenSpan.ToArray();
     }
 
     /// <summary>Runs the built blite tool of the same configuration as these tests, as a user would.</summary>
