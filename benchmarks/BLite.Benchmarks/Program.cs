@@ -6,7 +6,8 @@ namespace BLite.Benchmarks;
 
 /// <summary>
 /// <c>manual [--documents N] [--json FILE]</c> runs the quick side-by-side mode; <c>vectors [--count N]
-/// [--queries Q] [--churn]</c> measures vector search against brute force; anything else goes
+/// [--queries Q] [--churn]</c> measures vector search against brute force; <c>changefeed</c> what the
+/// change feed costs (ChangeFeed/ChangeFeedBenchmark); anything else goes
 /// to BenchmarkDotNet, which finds every benchmark class in this assembly (Comparison, Storage,
 /// Indexing, Serialization...), e.g. <c>-- --filter '*'</c> or <c>-- --list flat</c>.
 /// </summary>
@@ -17,6 +18,11 @@ internal static class Program
         if (args.Length > 0 && args[0] == "manual")
         {
             return ManualMode.Run(args[1..]);
+        }
+
+        if (args.Length > 0 && args[0] == "changefeed")
+        {
+            return ChangeFeed.ChangeFeedBenchmark.Run(args[1..]);
         }
 
         if (args.Length > 0 && args[0] == "vectors")

@@ -27,6 +27,8 @@ internal static class CliApplication
         new CompactCommand(),
         new UpgradeCommand(),
         new MigrateCommand(),
+        new WatchCommand(),
+        new BackupCommand(),
         new StudioCommand(),
     ];
 

@@ -1,4 +1,6 @@
 using BLite.Bson;
+using BLite.Core.BTrees;
+using BLite.Core.ChangeFeed;
 using BLite.Core.Collections;
 using BLite.Core.Storage;
 
@@ -64,7 +66,59 @@ internal sealed partial class DocumentDatabase
             }
         }
 
+        CopyChangeFeed(snapshot, target, sameFieldIds);
         return copied;
+    }
+
+    /// <summary>
+    /// Carries the change journal and each collection's change feed setting over, after the
+    /// documents (so copying them journals nothing): the copy keeps the same commit sequences,
+    /// and a token taken from this database resumes against the copy.
+    /// </summary>
+    private void CopyChangeFeed(IPageReader snapshot, DocumentDatabase target, bool sameFieldIds)
+    {
+        var journal = ChangeJournal.Open(snapshot, Catalog);
+        if (journal is not null)
+        {
+            var cursor = journal.Scan(snapshot, KeyRange.All);
+            var more = cursor.MoveNext();
+            while (more)
+            {
+                using var write = target.BeginWrite();
+                var tree = ChangeJournal.OpenOrCreate(write, target.Catalog);
+                for (var i = 0; more && i < DocumentsPerCopyTransaction; i++)
+                {
+                    var value = cursor.Key[0] == JournalRecord.EventKeyTag && !sameFieldIds
+                        ? ReencodeEvent(cursor.Key, cursor.Value.Span, target.Fields)
+                        : cursor.Value.ToArray();
+                    tree.Upsert(write, cursor.Key, value);
+                    more = cursor.MoveNext();
+                }
+
+                write.Commit();
+            }
+        }
+
+        using var settings = target.BeginWrite();
+        foreach (var name in GetCollectionNames(snapshot))
+        {
+            var mode = GetRawCollection(name).GetChangeFeed(snapshot);
+            if (mode != ChangeFeedMode.Off)
+            {
+                target.GetRawCollection(name).SetChangeFeed(settings, mode);
+            }
+        }
+
+        settings.Commit();
+    }
+
+    private byte[] ReencodeEvent(ReadOnlySpan<byte> key, ReadOnlySpan<byte> record, BsonFieldDictionary targetFields)
+    {
+        var (sequence, index) = JournalRecord.ReadKey(key, Storage.Path);
+        var change = JournalRecord.Decode(sequence, index, record, Storage.Path);
+        byte[]? Convert(byte[]? document) => document is null ? null : BsonDocument.FromBytes(document, Fields).ToBytes(targetFields);
+        var pending = new PendingChange(change.Operation, change.Collection, Convert(change.Id)!, Convert(change.After), Convert(change.Before));
+        return JournalRecord.Encode(pending, change.EndsTransaction, change.CommitTime.Ticks);
     }
 
     /// <summary>Gives the (new, empty) target the source's names in the source's id order; false if the ids cannot match.</summary>

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using BLite.Bson;
+using BLite.Core.ChangeFeed;
 using BLite.Core.Collections.Catalog;
 using BLite.Core.Collections;
 using BLite.Core.Diagnostics;
@@ -28,6 +29,7 @@ internal sealed partial class DocumentDatabase : IDisposable
         Catalog = InitialiseCatalog(storage, out var fields, out var pagePayloadSize);
         Fields = fields;
         MaxKeySize = BTree.GetMaxKeySize(pagePayloadSize);
+        ChangeFeed = new ChangeFeedHub(Catalog, storage.Options.ChangeFeedRetention);
         storage.AddOwnershipSource(new CollectionPageOwnership(this));
     }
 
@@ -47,6 +49,9 @@ internal sealed partial class DocumentDatabase : IDisposable
     public BsonFieldDictionary Fields { get; }
 
     internal CatalogStore Catalog { get; }
+
+    /// <summary>The change journal's writer side and the watchers' wake-up signal.</summary>
+    internal ChangeFeedHub ChangeFeed { get; }
 
     /// <summary>The longest encoded key the trees accept (primary keys, and field key plus primary key).</summary>
     internal int MaxKeySize { get; }
@@ -141,7 +146,12 @@ internal sealed partial class DocumentDatabase : IDisposable
         foreach (var definition in collections)
         {
             var collection = GetRawCollection(definition.Name);
-            collection.ResolveOrCreate(pages);
+            var info = collection.ResolveOrCreate(pages);
+            if (definition.ChangeFeed is { } mode && info.ChangeFeed != mode)
+            {
+                Catalog.ReplaceCollection(pages, info.WithChangeFeed(mode));
+            }
+
             foreach (var index in definition.Indexes)
             {
                 collection.EnsureIndex(pages, index);
@@ -165,9 +175,11 @@ internal sealed partial class DocumentDatabase : IDisposable
         return Storage.Verify(requireEveryPageOwned: true);
     }
 
+    /// <summary>Trims the change journal to its retention, then checkpoints.</summary>
     public void Checkpoint()
     {
         ThrowIfDisposed();
+        ChangeFeed.TrimNow(Storage);
         Storage.Checkpoint();
     }
 
@@ -180,7 +192,21 @@ internal sealed partial class DocumentDatabase : IDisposable
 
         _disposed = true;
         s_open.TryRemove(this, out _);
-        Storage.Dispose();
+        try
+        {
+            // Close checkpoints, so retention runs here too (not on a read-only or failed engine).
+            if (!Storage.Options.ReadOnly && Storage.WriteFailure is null && !Storage.IsClosed)
+            {
+                ChangeFeed.TrimNow(Storage);
+            }
+        }
+        finally
+        {
+            Storage.Dispose();
+
+            // Waiting watchers wake up to find the database closed.
+            ChangeFeed.Signal();
+        }
     }
 
     private static DocumentDatabase Create(StorageEngine storage, IEnumerable<CollectionDefinition>? collections)

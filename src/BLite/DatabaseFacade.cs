@@ -89,45 +89,45 @@ public sealed class DatabaseFacade
     public StorageStatistics GetStatistics() => Engine.Storage.GetStatistics();
 
     /// <summary>
-    /// Writes a consistent copy of the database, as of now, to a new file at
-    /// <paramref name="destinationPath"/> (compact: no free pages), flushed to disk before this
-    /// returns. Readers and the writer go on meanwhile; commits after the call are not in the copy.
-    /// Refuses an existing destination, and removes a partial copy if anything fails.
+    /// Writes a consistent copy of the database, as of one commit (the moment of the call), to a
+    /// new file at <paramref name="destinationPath"/> while readers and writers go on: the copy
+    /// reads a snapshot, so writers never wait for it. The copy is compact (no free pages), carries
+    /// the change journal (a watcher can resume against it), and is written under a temporary
+    /// name, flushed, reopened and verified before it is renamed to the destination, so a backup
+    /// that fails or is killed never leaves a file that looks complete. Refuses an existing
+    /// destination.
     /// </summary>
+    /// <param name="progress">Reports documents copied out of the documents in the snapshot.</param>
     /// <returns>The number of documents copied.</returns>
-    public long Backup(string destinationPath)
+    public long Backup(string destinationPath, IProgress<BackupProgress>? progress = null) =>
+        BackupCore(destinationPath, progress, CancellationToken.None);
+
+    /// <inheritdoc cref="Backup(string, IProgress{BackupProgress}?)"/>
+    public Task<long> BackupAsync(string destinationPath, IProgress<BackupProgress>? progress = null, CancellationToken cancellationToken = default) =>
+        Task.Run(() => BackupCore(destinationPath, progress, cancellationToken), cancellationToken);
+
+    private long BackupCore(string destinationPath, IProgress<BackupProgress>? progress, CancellationToken cancellationToken)
     {
         ArgumentException.ThrowIfNullOrEmpty(destinationPath);
-        var engine = Engine;
-        var target = System.IO.Path.GetFullPath(destinationPath);
-        var targetWal = StorageEngine.WalPathFor(target);
-        if (File.Exists(target) || File.Exists(targetWal))
-        {
-            throw new BLiteException($"Backup destination '{target}' already exists; BLite never overwrites a database with a backup. Choose a new path or delete the old file first.");
-        }
-
-        try
-        {
-            using var snapshot = engine.BeginRead();
-            Dictionary<string, long> copied;
-            using (var copy = DocumentDatabase.Open(target, new StorageOptions { Durability = Durability.Full, PageSize = engine.Storage.PageSize }))
-            {
-                copied = engine.CopyTo(snapshot, copy);
-            }
-
-            return copied.Values.Sum();
-        }
-        catch
-        {
-            File.Delete(target);
-            File.Delete(targetWal);
-            throw;
-        }
+        return Engine.BackupTo(destinationPath, progress is null ? null : (done, total) => progress.Report(new BackupProgress(done, total)), cancellationToken);
     }
 
-    /// <inheritdoc cref="Backup(string)"/>
-    public Task<long> BackupAsync(string destinationPath, CancellationToken cancellationToken = default) =>
-        Task.Run(() => Backup(destinationPath), cancellationToken);
+    /// <summary>
+    /// The committed changes of every collection with a change feed, in commit order, as
+    /// <see cref="BsonDocument"/>s; same rules as a collection's <c>Watch</c>.
+    /// </summary>
+    public IAsyncEnumerable<ChangeEvent<BsonValue, BsonDocument>> Watch(WatchOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        var fields = Engine.Fields;
+        return ChangeStream.Open(Engine, null, options, null, null, change => ChangeStream.ToBson(change, fields), cancellationToken);
+    }
+
+    /// <summary>The oldest and newest positions the change journal holds now: where <see cref="ChangeFeedStart.Oldest"/> and <see cref="ChangeFeedStart.Now"/> start.</summary>
+    public (ChangeFeedToken Oldest, ChangeFeedToken Newest) GetChangeFeedBounds()
+    {
+        var bounds = Engine.GetJournalBounds();
+        return (bounds.Oldest, bounds.Now);
+    }
 
     internal DocumentDatabase Engine => _context.Engine;
 }

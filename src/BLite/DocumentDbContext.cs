@@ -161,7 +161,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
         ArgumentNullException.ThrowIfNull(mapper);
         var entity = _model.Find<T>();
         var name = entity?.CollectionName ?? ExistingDefaultName(defaultName, mapper.CollectionName);
-        var collection = new DocumentCollection<TId, T>(this, name, mapper, entity?.Indexes ?? [], entity?.IdConverter as Bson.Mapping.IdConverter<TId>, entity?.VectorIndexes);
+        var collection = new DocumentCollection<TId, T>(this, name, mapper, entity?.Indexes ?? [], entity?.IdConverter as Bson.Mapping.IdConverter<TId>, entity?.VectorIndexes, entity?.ChangeFeed ?? Core.ChangeFeed.ChangeFeedMode.Off);
         _collections.Add(collection);
         return collection;
     }

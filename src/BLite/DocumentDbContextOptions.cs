@@ -43,6 +43,12 @@ public sealed class DocumentDbContextOptions
     /// </summary>
     public bool ReadOnly { get; set; }
 
+    /// <summary>
+    /// How much history the change journal keeps for the collections declared with
+    /// <c>HasChangeFeed</c> (default 64 MiB and 7 days); trimmed at checkpoint (docs/changefeed.md).
+    /// </summary>
+    public ChangeFeedRetention ChangeFeedRetention { get; set; } = new();
+
     /// <summary>A context over a database that lives in memory only.</summary>
     public static DocumentDbContextOptions ForMemory() => new() { Durability = Durability.InMemory };
 
@@ -62,5 +68,6 @@ public sealed class DocumentDbContextOptions
         SlowCommitThreshold = SlowCommitThreshold,
         Logger = LoggerFactory?.CreateLogger("BLite"),
         ReadOnly = ReadOnly,
+        ChangeFeedRetention = ChangeFeedRetention,
     };
 }

@@ -22,5 +22,8 @@ internal sealed class JsonLinesWriter : IDisposable
 
     public void Write(BsonDocument document, BsonJsonMode mode) => _writer.WriteLine(document.ToJson(mode));
 
+    /// <summary>Pushes the lines written so far out, for a consumer reading as they come (<c>blite watch</c>).</summary>
+    public void Flush() => _writer.Flush();
+
     public void Dispose() => _writer.Dispose();
 }

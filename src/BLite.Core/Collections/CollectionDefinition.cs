@@ -3,8 +3,9 @@ namespace BLite.Core.Collections;
 /// <summary>A collection and the secondary indexes it should have, as declared when a database is opened.</summary>
 internal sealed class CollectionDefinition
 {
-    public CollectionDefinition(string name, IReadOnlyList<IndexDefinition>? indexes = null, IReadOnlyList<Vectors.VectorIndexDefinition>? vectorIndexes = null)
+    public CollectionDefinition(string name, IReadOnlyList<IndexDefinition>? indexes = null, IReadOnlyList<Vectors.VectorIndexDefinition>? vectorIndexes = null, ChangeFeed.ChangeFeedMode? changeFeed = null)
     {
+        ChangeFeed = changeFeed;
         VectorIndexes = vectorIndexes ?? [];
         CatalogNames.Validate(name, "collection name");
         Name = name;
@@ -20,4 +21,7 @@ internal sealed class CollectionDefinition
     public IReadOnlyList<IndexDefinition> Indexes { get; }
 
     public IReadOnlyList<Vectors.VectorIndexDefinition> VectorIndexes { get; }
+
+    /// <summary>The change feed the collection should have; null leaves it as stored.</summary>
+    public ChangeFeed.ChangeFeedMode? ChangeFeed { get; }
 }

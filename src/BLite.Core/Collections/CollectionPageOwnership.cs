@@ -36,6 +36,10 @@ internal sealed class CollectionPageOwnership : IPageOwnershipSource
         }
 
         ClaimTree(snapshot, collector, anchor.TreeRoot, "the catalog tree");
+        if (anchor.JournalRoot != 0)
+        {
+            ClaimTree(snapshot, collector, anchor.JournalRoot, "the change journal");
+        }
         foreach (var collection in catalog.Collections)
         {
             collector.Claim(collection.StatsPage, $"the stats page of collection '{collection.Name}'");

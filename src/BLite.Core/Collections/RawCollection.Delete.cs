@@ -26,7 +26,7 @@ internal sealed partial class RawCollection
             return false;
         }
 
-        if (collection.Indexes.Count == 0 && collection.VectorIndexes.Count == 0)
+        if (collection.Indexes.Count == 0 && collection.VectorIndexes.Count == 0 && !collection.JournalsChanges)
         {
             // Without secondary indexes the old document is not needed: one descent removes it.
             if (!Primary(collection).Delete(pages, primaryKey))
@@ -41,6 +41,12 @@ internal sealed partial class RawCollection
         if (!Primary(collection).TryGet(pages, primaryKey, out var old))
         {
             return false;
+        }
+
+        if (collection.JournalsChanges)
+        {
+            // Before the delete: the old image lives in a page the delete rewrites.
+            JournalDelete(pages, collection, old.Span);
         }
 
         var removed = new List<byte[]>[collection.Indexes.Count];

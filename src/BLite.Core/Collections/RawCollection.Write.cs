@@ -1,6 +1,7 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using BLite.Bson;
+using BLite.Core.ChangeFeed;
 using BLite.Core.Collections.Catalog;
 using BLite.Core.Collections.Indexes;
 using BLite.Core.BTrees;
@@ -86,6 +87,10 @@ internal sealed partial class RawCollection
         }
 
         InsertNew(pages, document, id, primaryKey, collection);
+        if (collection is { JournalsChanges: true })
+        {
+            JournalWrite(pages, ChangeOperation.Insert, document, null);
+        }
     }
 
     [SkipLocalsInit]
@@ -100,7 +105,7 @@ internal sealed partial class RawCollection
             return false;
         }
 
-        if (collection.Indexes.Count == 0 && collection.VectorIndexes.Count == 0)
+        if (collection.Indexes.Count == 0 && collection.VectorIndexes.Count == 0 && !KeepsBeforeImages(collection))
         {
             // Without secondary indexes the old document is not needed: one descent replaces it.
             if (!Primary(collection).Replace(pages, primaryKey, document))
@@ -109,6 +114,11 @@ internal sealed partial class RawCollection
             }
 
             _database.Catalog.PersistNewFieldNames(pages);
+            if (collection.JournalsChanges)
+            {
+                JournalWrite(pages, ChangeOperation.Update, document, null);
+            }
+
             return true;
         }
 
@@ -117,8 +127,20 @@ internal sealed partial class RawCollection
             return false;
         }
 
-        ReplaceExisting(pages, document, primaryKey, collection, old.Span);
+        ReplaceJournaled(pages, document, primaryKey, collection, old);
         return true;
+    }
+
+    /// <summary><see cref="ReplaceExisting"/>, journaling the update when the collection has a change feed.</summary>
+    private void ReplaceJournaled(IPageWriter pages, ReadOnlySpan<byte> document, ReadOnlySpan<byte> primaryKey, CollectionInfo collection, ReadOnlyMemory<byte> old)
+    {
+        // The old image lives in a page this replacement rewrites: copy it first.
+        var before = KeepsBeforeImages(collection) ? old.ToArray() : null;
+        ReplaceExisting(pages, document, primaryKey, collection, old.Span);
+        if (collection.JournalsChanges)
+        {
+            JournalWrite(pages, ChangeOperation.Update, document, before);
+        }
     }
 
     [SkipLocalsInit]
@@ -130,11 +152,16 @@ internal sealed partial class RawCollection
         var collection = Resolve(pages);
         if (collection is not null && Primary(collection).TryGet(pages, primaryKey, out var old))
         {
-            ReplaceExisting(pages, document, primaryKey, collection, old.Span);
+            ReplaceJournaled(pages, document, primaryKey, collection, old);
             return false;
         }
 
         InsertNew(pages, document, id, primaryKey, collection);
+        if (collection is { JournalsChanges: true })
+        {
+            JournalWrite(pages, ChangeOperation.Insert, document, null);
+        }
+
         return true;
     }
 

@@ -38,6 +38,9 @@ internal sealed partial class TransactionalBsonCollection
 
     public bool DropIndex(string indexName) => Write(pages => DropIndex(pages, indexName));
 
+    /// <summary>Turns this collection's change feed on or off (<see cref="ChangeFeed.ChangeFeedMode"/>); true when it changed.</summary>
+    internal bool SetChangeFeed(ChangeFeed.ChangeFeedMode mode) => Write(pages => Documents.SetChangeFeed(pages, mode));
+
     public BsonDocument? FindById(BsonValue id)
     {
         using var read = Database.BeginRead();

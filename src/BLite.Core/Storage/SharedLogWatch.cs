@@ -155,6 +155,6 @@ internal sealed class SharedLogWatch
         }
     }
 
-    private BLiteException Changed() =>
+    private SharedSnapshotChangedException Changed() =>
         new($"Database '{_databasePath}' was changed by a writer while this read-only view was reading it (a checkpoint replaced pages of its snapshot); open it again to read the new state.");
 }

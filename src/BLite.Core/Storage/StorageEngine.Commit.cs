@@ -22,6 +22,14 @@ internal sealed partial class StorageEngine
     }
 
     /// <summary>
+    /// Whether a commit of <paramref name="pages"/> more pages would leave the log at the checkpoint
+    /// threshold, so the commit runs a checkpoint. Read by the writer-slot holder, whose commit is
+    /// the only one that can move the log.
+    /// </summary>
+    internal bool CommitReachesCheckpoint(int pages) =>
+        _wal.End + ((long)pages * Wal.WalFormat.FrameSize(PageSize)) >= Options.WalCheckpointThresholdBytes;
+
+    /// <summary>
     /// Appends one transaction's sealed page images to the WAL and installs them as the newest
     /// versions. Called by the writer-slot holder. Returns the log position the commit is durable
     /// at; in Full mode readers see the commit only once a flush reaches that position.

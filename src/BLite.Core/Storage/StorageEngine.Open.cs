@@ -207,7 +207,31 @@ internal sealed partial class StorageEngine
             // A writer that restarted the log during a read-only scan makes intact frames look
             // damaged; only damage seen in an unchanged log is damage.
             watch.ThrowIfLogRestarted();
-            throw;
+            return RescanAppendedLog(walDevice, path, fileHeader, watch);
+        }
+    }
+
+    /// <summary>
+    /// A writer appending right after a restart can also fool a read-only scan without changing
+    /// the header: the scan reads a slot while it still holds a frame of the old generation, then
+    /// reads later frames, written meanwhile, that record the slot as flushed. The slot is intact
+    /// by the time it is read again, so a few fresh scans tell that race from damage.
+    /// </summary>
+    private static WalScanResult RescanAppendedLog(IStorageDevice walDevice, string path, DatabaseHeader? fileHeader, SharedLogWatch watch)
+    {
+        const int Rescans = 3;
+        for (var attempt = 1; ; attempt++)
+        {
+            try
+            {
+                var scan = WalScanner.Scan(walDevice, path, fileHeader);
+                watch.ThrowIfLogRestarted();
+                return scan;
+            }
+            catch (BLiteCorruptionException) when (attempt < Rescans)
+            {
+                watch.ThrowIfLogRestarted();
+            }
         }
     }
 

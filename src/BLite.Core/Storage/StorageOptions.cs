@@ -26,6 +26,9 @@ internal sealed class StorageOptions
     /// </summary>
     public long WalCheckpointThresholdBytes { get; set; } = 16L * 1024 * 1024;
 
+    /// <summary>How much history the change journal keeps (docs/changefeed.md); trimmed at checkpoint.</summary>
+    public ChangeFeedRetention ChangeFeedRetention { get; set; } = new();
+
     /// <summary>Where the engine logs (open, recovery, checkpoints, slow commits, failures); null logs nothing.</summary>
     public ILogger? Logger { get; set; }
 
@@ -68,6 +71,8 @@ internal sealed class StorageOptions
         ArgumentOutOfRangeException.ThrowIfNegative(CacheBudgetBytes, nameof(CacheBudgetBytes));
         ArgumentOutOfRangeException.ThrowIfLessThan(WalCheckpointThresholdBytes, PageSize, nameof(WalCheckpointThresholdBytes));
         ArgumentOutOfRangeException.ThrowIfLessThan(SlowCommitThreshold, TimeSpan.Zero, nameof(SlowCommitThreshold));
+        ArgumentNullException.ThrowIfNull(ChangeFeedRetention);
+        ChangeFeedRetention.Validate();
         return new StorageOptions
         {
             Durability = Durability,
@@ -78,6 +83,7 @@ internal sealed class StorageOptions
             SlowCommitThreshold = SlowCommitThreshold,
             ReadOnly = ReadOnly,
             ReadsSeparateNumberKeys = ReadsSeparateNumberKeys,
+            ChangeFeedRetention = ChangeFeedRetention,
         };
     }
 }

@@ -46,6 +46,7 @@ internal sealed partial class WriteTransaction
 
             _state = TransactionState.Committed;
             _engine.RecordCommit(started);
+            _participant?.AfterCommit();
         }
         catch
         {
@@ -70,6 +71,20 @@ internal sealed partial class WriteTransaction
     private long AppendToLog(out bool checkpointDue)
     {
         ThrowIfNotActive();
+        if (_participant is not null)
+        {
+            try
+            {
+                _participant.BeforeSeal(this);
+            }
+            catch
+            {
+                _state = TransactionState.Failed;
+                _engine.ReleaseWriter();
+                throw;
+            }
+        }
+
         _state = TransactionState.Committing;
         checkpointDue = false;
         long lsn = 0;

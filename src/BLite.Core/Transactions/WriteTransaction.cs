@@ -19,6 +19,7 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
     private readonly DatabaseHeader _originalHeader;
     private DatabaseHeader _header;
     private TransactionState _state = TransactionState.Active;
+    private ICommitParticipant? _participant;
 
     internal WriteTransaction(StorageEngine engine, long snapshot, DatabaseHeader header)
     {
@@ -38,6 +39,33 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
     }
 
     public int PagePayloadSize => _engine.PagePayloadSize;
+
+    /// <summary>The engine this transaction writes to.</summary>
+    internal StorageEngine Engine => _engine;
+
+    /// <summary>Pages this transaction has changed so far.</summary>
+    internal int DirtyPageCount => _dirty.Count;
+
+    /// <summary>
+    /// The participant of type <typeparamref name="T"/> attached to this transaction, created by
+    /// <paramref name="create"/> on first use. One participant per transaction is all the
+    /// layers above need (the change journal); a second kind would be refused here.
+    /// </summary>
+    internal T GetOrAddParticipant<T>(Func<T> create)
+        where T : class, ICommitParticipant
+    {
+        ThrowIfNotActive();
+        if (_participant is null)
+        {
+            _participant = create();
+        }
+        else if (_participant is not T)
+        {
+            throw new InvalidOperationException($"The transaction already has a commit participant of type {_participant.GetType().Name}.");
+        }
+
+        return (T)_participant;
+    }
 
     /// <summary>Pages 0..PageCount-1 exist in this transaction's view.</summary>
     public uint PageCount => _header.PageCount;

@@ -29,9 +29,11 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     private RawCollection? _documents;
     private HashSet<string>? _singleValuedPaths;
     private Providers.ICollectionStore<TId, T>? _store;
+    private readonly Core.ChangeFeed.ChangeFeedMode _changeFeed;
 
-    internal DocumentCollection(DocumentDbContext context, string name, IDocumentMapper<TId, T> mapper, IReadOnlyList<IndexDeclaration> indexes, IdConverter<TId>? idConverter, IReadOnlyList<VectorIndexDeclaration>? vectorIndexes = null)
+    internal DocumentCollection(DocumentDbContext context, string name, IDocumentMapper<TId, T> mapper, IReadOnlyList<IndexDeclaration> indexes, IdConverter<TId>? idConverter, IReadOnlyList<VectorIndexDeclaration>? vectorIndexes = null, Core.ChangeFeed.ChangeFeedMode changeFeed = Core.ChangeFeed.ChangeFeedMode.Off)
     {
+        _changeFeed = changeFeed;
         _vectorIndexes = vectorIndexes ?? [];
         ArgumentException.ThrowIfNullOrEmpty(name);
         _context = context;
@@ -96,7 +98,7 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
                 declaration.Dimensions, declaration.Metric, declaration.M, declaration.EfConstruction));
         }
 
-        return new CollectionDefinition(Name, indexes, vectorIndexes);
+        return new CollectionDefinition(Name, indexes, vectorIndexes, _changeFeed);
     }
 
     /// <summary>The declared indexes with their names and stored field paths, for the engine's schema and for server stores.</summary>

@@ -126,6 +126,12 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
             : plan;
     }
 
+    public (Core.Query.QueryFilter? Filter, BsonValue[] Parameters) TranslateFilter(Expression expression)
+    {
+        var (translated, values) = Prepare(expression);
+        return (translated.Query.Filter, translated.Bind(values, _source.FieldPaths as IQueryValueConverter));
+    }
+
     private async Task<List<object?>> Fetch(TranslatedQuery translated, BsonValue[] parameters, CancellationToken cancellationToken)
     {
         var rows = new List<object?>();

@@ -12,4 +12,7 @@ internal interface IBLiteQueryProvider : IQueryProvider
     Task<TResult> ExecuteAsync<TResult>(Expression expression, CancellationToken cancellationToken);
 
     string Explain(Expression expression);
+
+    /// <summary>The engine filter of a query that is only Where clauses, with its parameter values bound.</summary>
+    (Core.Query.QueryFilter? Filter, BsonValue[] Parameters) TranslateFilter(Expression expression);
 }

@@ -17,6 +17,9 @@ public abstract class EntityTypeBuilder
 
     /// <summary>An <c>IdConverter&lt;TId&gt;</c> for an id type BLite does not store natively, or null.</summary>
     internal object? IdConverter { get; private protected set; }
+
+    /// <summary>Whether and how this type's collection journals its changes.</summary>
+    internal Core.ChangeFeed.ChangeFeedMode ChangeFeed { get; private protected set; }
 }
 
 /// <summary>Configures one document type: its collection name and its secondary indexes.</summary>
@@ -54,6 +57,18 @@ public sealed class EntityTypeBuilder<T> : EntityTypeBuilder
 
         Indexes.Add(new IndexDeclaration(IndexKeyPaths.MemberPaths(keySelector), unique, name));
         return new IndexBuilder<T>(this, Indexes.Count - 1);
+    }
+
+    /// <summary>
+    /// Journals every committed insert, update and delete of this collection in the database's
+    /// change journal, so <c>Watch</c> can deliver them, and resume after a restart from a token
+    /// (docs/changefeed.md). With <paramref name="includeBeforeImage"/> updates and deletes also
+    /// carry the document as it was before. Collections without it pay nothing.
+    /// </summary>
+    public EntityTypeBuilder<T> HasChangeFeed(bool includeBeforeImage = false)
+    {
+        ChangeFeed = Core.ChangeFeed.ChangeFeedMode.On | (includeBeforeImage ? Core.ChangeFeed.ChangeFeedMode.BeforeImages : 0);
+        return this;
     }
 
     /// <summary>

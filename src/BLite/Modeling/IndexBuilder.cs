@@ -41,6 +41,9 @@ public sealed class IndexBuilder<T>
     /// <inheritdoc cref="EntityTypeBuilder{T}.ToCollection"/>
     public EntityTypeBuilder<T> ToCollection(string name) => _entity.ToCollection(name);
 
+    /// <inheritdoc cref="EntityTypeBuilder{T}.HasChangeFeed(bool)"/>
+    public EntityTypeBuilder<T> HasChangeFeed(bool includeBeforeImage = false) => _entity.HasChangeFeed(includeBeforeImage);
+
     /// <inheritdoc cref="EntityTypeBuilder{T}.HasIdConverter{TId, TKey}"/>
     public EntityTypeBuilder<T> HasIdConverter<TId, TKey>(Func<TId, TKey> toKey, Func<TKey, TId> fromKey) => _entity.HasIdConverter(toKey, fromKey);
 }

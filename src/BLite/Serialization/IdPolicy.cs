@@ -89,6 +89,9 @@ internal sealed class IdPolicy<TId>
     public PrimaryKeyBytes EncodeKeyBytes(TId id) =>
         _converter is null ? IdValues<TId>.EncodeKeyBytes(id) : PrimaryKeyBytes.FromArray(EncodeKey(id));
 
+    /// <summary>The id whose stored <c>_id</c> value is <paramref name="value"/>.</summary>
+    public TId FromBsonValue(BsonValue value) => _converter is null ? IdValues<TId>.FromBsonValue(value) : _converter.FromKey(value);
+
     /// <summary>The encoded primary key of an id, as the collections layer keys <c>_id</c>.</summary>
     public byte[] EncodeKey(TId id)
     {

@@ -97,6 +97,42 @@ internal static class IdValues<TId>
         throw new NotSupportedException($"Id type {typeof(TId).Name} is not supported; use ObjectId, Guid, int, long or string.");
     }
 
+    /// <summary>The id stored as <paramref name="value"/> (the inverse of <see cref="ToBsonValue"/>).</summary>
+    public static TId FromBsonValue(BsonValue value)
+    {
+        if (typeof(TId) == typeof(ObjectId))
+        {
+            var id = value.AsObjectId;
+            return Unsafe.As<ObjectId, TId>(ref id);
+        }
+
+        if (typeof(TId) == typeof(Guid))
+        {
+            var id = value.AsGuid;
+            return Unsafe.As<Guid, TId>(ref id);
+        }
+
+        if (typeof(TId) == typeof(int))
+        {
+            var id = value.AsInt32;
+            return Unsafe.As<int, TId>(ref id);
+        }
+
+        if (typeof(TId) == typeof(long))
+        {
+            var id = value.Type == BsonType.Int32 ? value.AsInt32 : value.AsInt64;
+            return Unsafe.As<long, TId>(ref id);
+        }
+
+        if (typeof(TId) == typeof(string))
+        {
+            var id = value.AsString;
+            return Unsafe.As<string, TId>(ref id);
+        }
+
+        throw new NotSupportedException($"Id type {typeof(TId).Name} is not supported; use ObjectId, Guid, int, long or string.");
+    }
+
     /// <summary>The same key as <see cref="EncodeKey"/>, held inline unless it is a long string (a lookup then allocates nothing).</summary>
     public static PrimaryKeyBytes EncodeKeyBytes(TId id)
     {

@@ -16,7 +16,8 @@ namespace BLite.Core.Collections.Catalog;
 /// 16  u64  catalog generation: changes with every structural change (collection or index
 ///          created or dropped), so readers can tell whether a cached catalog still applies
 /// 24  u32  next collection id
-/// 28  u32  reserved, 0
+/// 28  u32  root page of the change journal's B+ tree (docs/format.md 5), 0 = no journal yet
+///           (written as 0 by BLite before the change feed, so an older file has none)
 /// </code>
 /// Every field is written inside a write transaction, so it is as transactional as the data.
 /// </summary>
@@ -35,9 +36,11 @@ internal readonly struct CatalogAnchor
     private const int FieldCountOffset = 12;
     private const int GenerationOffset = 16;
     private const int NextCollectionIdOffset = 24;
+    private const int JournalRootOffset = 28;
 
-    public CatalogAnchor(uint treeRoot, uint persistedFieldCount, ulong generation, uint nextCollectionId, ushort version = FormatVersion)
+    public CatalogAnchor(uint treeRoot, uint persistedFieldCount, ulong generation, uint nextCollectionId, ushort version = FormatVersion, uint journalRoot = 0)
     {
+        JournalRoot = journalRoot;
         Version = version;
         TreeRoot = treeRoot;
         PersistedFieldCount = persistedFieldCount;
@@ -55,6 +58,9 @@ internal readonly struct CatalogAnchor
     public ulong Generation { get; }
 
     public uint NextCollectionId { get; }
+
+    /// <summary>The change journal's tree, 0 until a collection with a change feed first commits a change.</summary>
+    public uint JournalRoot { get; }
 
     /// <summary>False for the zeroed page of a database the collections layer has not initialised.</summary>
     public static bool IsInitialised(ReadOnlySpan<byte> page) =>
@@ -93,7 +99,8 @@ internal readonly struct CatalogAnchor
             BinaryPrimitives.ReadUInt32LittleEndian(page[FieldCountOffset..]),
             BinaryPrimitives.ReadUInt64LittleEndian(page[GenerationOffset..]),
             BinaryPrimitives.ReadUInt32LittleEndian(page[NextCollectionIdOffset..]),
-            version);
+            version,
+            BinaryPrimitives.ReadUInt32LittleEndian(page[JournalRootOffset..]));
     }
 
     /// <summary>Reads only the generation: the one field every operation checks.</summary>
@@ -109,11 +116,14 @@ internal readonly struct CatalogAnchor
         BinaryPrimitives.WriteUInt32LittleEndian(page[FieldCountOffset..], PersistedFieldCount);
         BinaryPrimitives.WriteUInt64LittleEndian(page[GenerationOffset..], Generation);
         BinaryPrimitives.WriteUInt32LittleEndian(page[NextCollectionIdOffset..], NextCollectionId);
+        BinaryPrimitives.WriteUInt32LittleEndian(page[JournalRootOffset..], JournalRoot);
     }
 
-    public CatalogAnchor WithPersistedFieldCount(uint count) => new(TreeRoot, count, Generation, NextCollectionId);
+    public CatalogAnchor WithPersistedFieldCount(uint count) => new(TreeRoot, count, Generation, NextCollectionId, journalRoot: JournalRoot);
 
-    public CatalogAnchor WithGeneration(ulong generation) => new(TreeRoot, PersistedFieldCount, generation, NextCollectionId);
+    public CatalogAnchor WithGeneration(ulong generation) => new(TreeRoot, PersistedFieldCount, generation, NextCollectionId, journalRoot: JournalRoot);
 
-    public CatalogAnchor WithNextCollectionId(uint next) => new(TreeRoot, PersistedFieldCount, Generation, next);
+    public CatalogAnchor WithNextCollectionId(uint next) => new(TreeRoot, PersistedFieldCount, Generation, next, journalRoot: JournalRoot);
+
+    public CatalogAnchor WithJournalRoot(uint root) => new(TreeRoot, PersistedFieldCount, Generation, NextCollectionId, journalRoot: root);
 }

@@ -1,10 +1,13 @@
+using BLite.Core.ChangeFeed;
+
 namespace BLite.Core.Collections.Catalog;
 
 /// <summary>One collection as a catalog snapshot knows it. Immutable: a change makes a new one.</summary>
 internal sealed class CollectionInfo
 {
-    public CollectionInfo(string name, uint id, uint primaryRoot, uint statsPage, IReadOnlyList<IndexInfo> indexes, IReadOnlyList<VectorIndexInfo>? vectorIndexes = null)
+    public CollectionInfo(string name, uint id, uint primaryRoot, uint statsPage, IReadOnlyList<IndexInfo> indexes, IReadOnlyList<VectorIndexInfo>? vectorIndexes = null, ChangeFeedMode changeFeed = ChangeFeedMode.Off)
     {
+        ChangeFeed = changeFeed;
         VectorIndexes = vectorIndexes ?? [];
         Name = name;
         Id = id;
@@ -24,6 +27,11 @@ internal sealed class CollectionInfo
     public IReadOnlyList<IndexInfo> Indexes { get; }
 
     public IReadOnlyList<VectorIndexInfo> VectorIndexes { get; }
+
+    /// <summary>Whether this collection's changes are journaled for the change feed.</summary>
+    public ChangeFeedMode ChangeFeed { get; }
+
+    public bool JournalsChanges => ChangeFeed != ChangeFeedMode.Off;
 
     public VectorIndexInfo? FindVectorIndex(string indexName)
     {
@@ -51,7 +59,9 @@ internal sealed class CollectionInfo
         return null;
     }
 
-    public CollectionInfo WithIndexes(IReadOnlyList<IndexInfo> indexes) => new(Name, Id, PrimaryRoot, StatsPage, indexes, VectorIndexes);
+    public CollectionInfo WithIndexes(IReadOnlyList<IndexInfo> indexes) => new(Name, Id, PrimaryRoot, StatsPage, indexes, VectorIndexes, ChangeFeed);
 
-    public CollectionInfo WithVectorIndexes(IReadOnlyList<VectorIndexInfo> vectorIndexes) => new(Name, Id, PrimaryRoot, StatsPage, Indexes, vectorIndexes);
+    public CollectionInfo WithVectorIndexes(IReadOnlyList<VectorIndexInfo> vectorIndexes) => new(Name, Id, PrimaryRoot, StatsPage, Indexes, vectorIndexes, ChangeFeed);
+
+    public CollectionInfo WithChangeFeed(ChangeFeedMode mode) => new(Name, Id, PrimaryRoot, StatsPage, Indexes, VectorIndexes, mode);
 }

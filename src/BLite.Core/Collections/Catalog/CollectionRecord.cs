@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Text;
+using BLite.Core.ChangeFeed;
 using BLite.Core.Vectors;
 
 namespace BLite.Core.Collections.Catalog;
@@ -22,6 +23,9 @@ namespace BLite.Core.Collections.Catalog;
 ///          u32 root page of its HNSW graph tree
 ///          u8  name length, name (UTF-8); u16 path length, dotted path (UTF-8)
 ///          u16 dimensions, u8 metric, u8 M, u16 efConstruction
+/// record version 3 only (written when the collection has a change feed): the version-2 vector
+/// section (its count may be 0), then:
+///     u8   change feed flags (bit 0: changes are journaled; bit 1: with the document before the change)
 /// </code>
 /// Tree roots never move (the B+ tree keeps its root page for its whole life), so this record
 /// changes only when an index is created or dropped.
@@ -30,6 +34,7 @@ internal static class CollectionRecord
 {
     private const byte RecordVersion = 1;
     private const byte VectorRecordVersion = 2;
+    private const byte ChangeFeedRecordVersion = 3;
     private const byte UniqueFlag = 1;
 
     public static byte[] Encode(CollectionInfo collection)
@@ -44,9 +49,10 @@ internal static class CollectionRecord
             }
         }
 
-        if (collection.VectorIndexes.Count > 0)
+        var version = collection.JournalsChanges ? ChangeFeedRecordVersion : collection.VectorIndexes.Count > 0 ? VectorRecordVersion : RecordVersion;
+        if (version >= VectorRecordVersion)
         {
-            size += 2;
+            size += version == ChangeFeedRecordVersion ? 3 : 2;
             foreach (var vector in collection.VectorIndexes)
             {
                 size += 4 + 1 + Encoding.UTF8.GetByteCount(vector.Definition.Name) + 2 + Encoding.UTF8.GetByteCount(vector.Definition.FieldPath) + 6;
@@ -55,7 +61,7 @@ internal static class CollectionRecord
 
         var bytes = new byte[size];
         var span = bytes.AsSpan();
-        span[0] = collection.VectorIndexes.Count > 0 ? VectorRecordVersion : RecordVersion;
+        span[0] = version;
         BinaryPrimitives.WriteUInt32LittleEndian(span[1..], collection.Id);
         BinaryPrimitives.WriteUInt32LittleEndian(span[5..], collection.PrimaryRoot);
         BinaryPrimitives.WriteUInt32LittleEndian(span[9..], collection.StatsPage);
@@ -76,7 +82,7 @@ internal static class CollectionRecord
             }
         }
 
-        if (collection.VectorIndexes.Count > 0)
+        if (version >= VectorRecordVersion)
         {
             BinaryPrimitives.WriteUInt16LittleEndian(span[offset..], checked((ushort)collection.VectorIndexes.Count));
             offset += 2;
@@ -97,6 +103,11 @@ internal static class CollectionRecord
             }
         }
 
+        if (version == ChangeFeedRecordVersion)
+        {
+            span[offset] = (byte)collection.ChangeFeed;
+        }
+
         return bytes;
     }
 
@@ -104,7 +115,7 @@ internal static class CollectionRecord
     {
         try
         {
-            if (record[0] is not (RecordVersion or VectorRecordVersion))
+            if (record[0] is not (RecordVersion or VectorRecordVersion or ChangeFeedRecordVersion))
             {
                 throw Corrupt(name, filePath, $"record version {record[0]} is unknown");
             }
@@ -135,13 +146,23 @@ internal static class CollectionRecord
                 indexes[i] = new IndexInfo(new IndexDefinition(indexName, paths, unique), root);
             }
 
-            var vectorIndexes = record[0] == VectorRecordVersion ? DecodeVectorIndexes(record, ref offset) : [];
+            var vectorIndexes = record[0] >= VectorRecordVersion ? DecodeVectorIndexes(record, ref offset) : [];
+            var changeFeed = ChangeFeedMode.Off;
+            if (record[0] == ChangeFeedRecordVersion)
+            {
+                changeFeed = (ChangeFeedMode)record[offset++];
+                if ((changeFeed & ~(ChangeFeedMode.On | ChangeFeedMode.BeforeImages)) != 0 || (changeFeed & ChangeFeedMode.On) == 0)
+                {
+                    throw Corrupt(name, filePath, $"change feed flags 0x{(byte)changeFeed:X2} are invalid");
+                }
+            }
+
             if (offset != record.Length)
             {
                 throw Corrupt(name, filePath, $"{record.Length - offset} trailing bytes");
             }
 
-            return new CollectionInfo(name, id, primaryRoot, statsPage, indexes, vectorIndexes);
+            return new CollectionInfo(name, id, primaryRoot, statsPage, indexes, vectorIndexes, changeFeed);
         }
         catch (Exception ex) when (ex is ArgumentException or IndexOutOfRangeException or ArgumentOutOfRangeException)
         {

@@ -1,0 +1,174 @@
+using System.Diagnostics;
+using System.Globalization;
+using BLite.Benchmarks.Engines.BLiteEngine;
+using BLite.Benchmarks.Workload;
+
+namespace BLite.Benchmarks.ChangeFeed;
+
+/// <summary>
+/// <c>changefeed [--inserts N] [--rounds R] [--latency N]</c>: what the change feed costs.
+/// (1) Single insert (one order per transaction) into a collection without and with a change feed,
+/// in Normal and Full durability: two databases, R alternating rounds of N inserts each, so both
+/// sides see the same machine load; reports the median per-insert time and the ratio.
+/// (2) Commit-to-watcher latency with 1 and 16 watchers (Full durability): the writer commits one
+/// order, each watcher notes when the event reaches it, and the next commit starts once every
+/// watcher has it; latency is from the start of Commit to receipt (so it includes the flush),
+/// reported as p50 and p99 beside the commit time alone.
+/// </summary>
+internal static class ChangeFeedBenchmark
+{
+    public static int Run(IReadOnlyList<string> args)
+    {
+        var inserts = Option(args, "--inserts", 300);
+        var rounds = Option(args, "--rounds", 7);
+        var latencyCommits = Option(args, "--latency", 300);
+        var directory = Path.Combine(Path.GetTempPath(), "blite-feed-bench-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(directory);
+        try
+        {
+            Console.WriteLine($"change feed: {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {Environment.ProcessorCount} cores, load average {File.ReadAllText("/proc/loadavg").Trim()}");
+            foreach (var durability in new[] { Durability.Normal, Durability.Full })
+            {
+                var (plain, fed) = InsertCost(directory, durability, durability == Durability.Full ? Math.Max(50, inserts / 3) : inserts, rounds);
+                Console.WriteLine($"single insert, {durability,-6}: without feed {plain,8:0.0} us, with feed {fed,8:0.0} us, ratio {fed / plain:0.000}");
+            }
+
+            foreach (var watchers in new[] { 1, 16 })
+            {
+                var (commitP50, p50, p99) = Latency(directory, watchers, latencyCommits);
+                Console.WriteLine($"commit-to-watcher, {watchers,2} watcher(s): p50 {p50,8:0.0} us, p99 {p99,8:0.0} us (commit alone p50 {commitP50:0.0} us)");
+            }
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+
+        return 0;
+    }
+
+    private static (double Plain, double Fed) InsertCost(string directory, Durability durability, int inserts, int rounds)
+    {
+        var suffix = durability.ToString().ToLowerInvariant();
+        using var plain = new BenchOrdersContext(new DocumentDbContextOptions { Path = Path.Combine(directory, $"plain-{suffix}.blite"), Durability = durability });
+        using var fed = new FeedOrdersContext(new DocumentDbContextOptions { Path = Path.Combine(directory, $"fed-{suffix}.blite"), Durability = durability });
+        var generator = new OrderGenerator(7);
+
+        // Warm-up: JIT, and non-empty databases as in the comparison's single-insert scenario.
+        for (var i = 0; i < 200; i++)
+        {
+            plain.Orders.Insert(Fresh(generator));
+            fed.Orders.Insert(Fresh(generator));
+        }
+
+        var plainRounds = new List<double>();
+        var fedRounds = new List<double>();
+        for (var round = 0; round < rounds; round++)
+        {
+            var orders = Enumerable.Range(0, inserts).Select(_ => Fresh(generator)).ToList();
+            var copies = Enumerable.Range(0, inserts).Select(_ => Fresh(generator)).ToList();
+            var first = round % 2 == 0;
+            var a = TimeInserts(first ? orders : copies, first ? plain.Orders : null, first ? null : fed.Orders);
+            var b = TimeInserts(first ? copies : orders, first ? null : plain.Orders, first ? fed.Orders : null);
+            plainRounds.Add(first ? a : b);
+            fedRounds.Add(first ? b : a);
+        }
+
+        return (Median(plainRounds), Median(fedRounds));
+    }
+
+    private static double TimeInserts(List<CustomerOrder> orders, DocumentCollection<ObjectId, CustomerOrder>? plain, DocumentCollection<ObjectId, CustomerOrder>? fed)
+    {
+        var started = Stopwatch.GetTimestamp();
+        foreach (var order in orders)
+        {
+            (plain ?? fed)!.Insert(order);
+        }
+
+        return Stopwatch.GetElapsedTime(started).TotalMicroseconds / orders.Count;
+    }
+
+    private static (double CommitP50, double P50, double P99) Latency(string directory, int watcherCount, int commits)
+    {
+        using var db = new FeedOrdersContext(new DocumentDbContextOptions { Path = Path.Combine(directory, $"latency-{watcherCount}.blite"), Durability = Durability.Full });
+        var generator = new OrderGenerator(11);
+        var started = new long[commits];
+        var received = new long[watcherCount, commits];
+        var progress = new int[watcherCount];
+        using var stop = new CancellationTokenSource();
+        var watchers = Enumerable.Range(0, watcherCount).Select(w =>
+        {
+            var stream = db.Orders.Watch(cancellationToken: stop.Token);
+            return Task.Run(async () =>
+            {
+                var n = 0;
+                await foreach (var _ in stream.ConfigureAwait(false))
+                {
+                    received[w, n] = Stopwatch.GetTimestamp();
+                    Volatile.Write(ref progress[w], ++n);
+                    if (n == commits)
+                    {
+                        return;
+                    }
+                }
+            });
+        }).ToList();
+
+        var commitTimes = new List<double>(commits);
+        for (var i = 0; i < commits; i++)
+        {
+            var order = Fresh(generator);
+            started[i] = Stopwatch.GetTimestamp();
+            db.Orders.Insert(order);
+            commitTimes.Add(Stopwatch.GetElapsedTime(started[i]).TotalMicroseconds);
+            for (var w = 0; w < watcherCount; w++)
+            {
+                var spin = new SpinWait();
+                while (Volatile.Read(ref progress[w]) <= i)
+                {
+                    spin.SpinOnce();
+                }
+            }
+        }
+
+        Task.WaitAll(watchers);
+        var latencies = new List<double>(commits * watcherCount);
+        for (var i = 0; i < commits; i++)
+        {
+            for (var w = 0; w < watcherCount; w++)
+            {
+                latencies.Add(Stopwatch.GetElapsedTime(started[i], received[w, i]).TotalMicroseconds);
+            }
+        }
+
+        latencies.Sort();
+        commitTimes.Sort();
+        return (commitTimes[commitTimes.Count / 2], latencies[latencies.Count / 2], latencies[(int)(latencies.Count * 0.99)]);
+    }
+
+    private static CustomerOrder Fresh(OrderGenerator generator)
+    {
+        var order = generator.Next();
+        order.Id = default;
+        return order;
+    }
+
+    private static double Median(List<double> values)
+    {
+        values.Sort();
+        return values[values.Count / 2];
+    }
+
+    private static int Option(IReadOnlyList<string> args, string name, int fallback)
+    {
+        for (var i = 0; i < args.Count - 1; i++)
+        {
+            if (args[i] == name)
+            {
+                return int.Parse(args[i + 1], CultureInfo.InvariantCulture);
+            }
+        }
+
+        return fallback;
+    }
+}

@@ -1,0 +1,30 @@
+using BLite.Core.Transactions;
+
+namespace BLite.Core.ChangeFeed;
+
+/// <summary>The changes one write transaction made to collections with a change feed, journaled as it commits.</summary>
+internal sealed class ChangeBatch : ICommitParticipant
+{
+    private readonly ChangeFeedHub _hub;
+    private readonly List<PendingChange> _changes = [];
+
+    public ChangeBatch(ChangeFeedHub hub) => _hub = hub;
+
+    public void Add(PendingChange change) => _changes.Add(change);
+
+    public void BeforeSeal(WriteTransaction transaction)
+    {
+        if (_changes.Count > 0)
+        {
+            _hub.Journal(transaction, _changes);
+        }
+    }
+
+    public void AfterCommit()
+    {
+        if (_changes.Count > 0)
+        {
+            _hub.Signal();
+        }
+    }
+}

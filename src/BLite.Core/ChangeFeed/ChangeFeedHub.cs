@@ -1,0 +1,81 @@
+using BLite.Core.Collections.Catalog;
+using BLite.Core.Storage;
+using BLite.Core.Transactions;
+
+namespace BLite.Core.ChangeFeed;
+
+/// <summary>
+/// One database's change feed: gathers the changes of each write transaction, journals them at
+/// commit, trims the journal to its retention, and wakes watchers after each journaled commit.
+/// Writers never wait for watchers: waking them is completing a task, and watchers read what
+/// they need from the journal at their own pace.
+/// </summary>
+internal sealed class ChangeFeedHub
+{
+    private readonly CatalogStore _catalog;
+    private TaskCompletionSource _nextCommit = NewSignal();
+
+    public ChangeFeedHub(CatalogStore catalog, ChangeFeedRetention retention)
+    {
+        retention.Validate();
+        _catalog = catalog;
+        Retention = retention;
+    }
+
+    public ChangeFeedRetention Retention { get; }
+
+    /// <summary>Completes after the next journaled commit; take it before reading, so no commit slips between.</summary>
+    public Task NextCommit => Volatile.Read(ref _nextCommit).Task;
+
+    /// <summary>Records a change of the open transaction; it reaches the journal only if the transaction commits.</summary>
+    public void Record(IPageWriter pages, PendingChange change)
+    {
+        if (pages is not WriteTransaction transaction)
+        {
+            throw new InvalidOperationException("Changes to a collection with a change feed must be made in a write transaction of its database.");
+        }
+
+        transaction.GetOrAddParticipant(() => new ChangeBatch(this)).Add(change);
+    }
+
+    public void Journal(WriteTransaction transaction, IReadOnlyList<PendingChange> changes)
+    {
+        var path = _catalog.FilePath;
+        var tree = ChangeJournal.OpenOrCreate(transaction, _catalog);
+        var bounds = ChangeJournal.ReadBounds(transaction, tree, path);
+        ChangeJournal.Append(transaction, tree, bounds.LastSequence + 1, changes, DateTime.UtcNow.Ticks);
+
+        // Retention runs at checkpoint: this commit will run one, so it trims in the same record.
+        if (transaction.Engine.CommitReachesCheckpoint(transaction.DirtyPageCount + 1))
+        {
+            ChangeJournal.Trim(transaction, tree, Retention, DateTime.UtcNow, path);
+        }
+    }
+
+    /// <summary>Trims the journal in its own transaction; used before explicit checkpoints and on close.</summary>
+    public int TrimNow(StorageEngine storage)
+    {
+        using (var read = storage.BeginRead())
+        {
+            if (ChangeJournal.Open(read, _catalog) is null)
+            {
+                return 0;
+            }
+        }
+
+        using var write = storage.BeginWrite();
+        var tree = ChangeJournal.Open(write, _catalog)!;
+        var dropped = ChangeJournal.Trim(write, tree, Retention, DateTime.UtcNow, _catalog.FilePath);
+        write.Commit();
+        return dropped;
+    }
+
+    public void Signal()
+    {
+        var fired = Interlocked.Exchange(ref _nextCommit, NewSignal());
+        fired.TrySetResult();
+    }
+
+    // Continuations run on the thread pool, never inline on the committing writer's thread.
+    private static TaskCompletionSource NewSignal() => new(TaskCreationOptions.RunContinuationsAsynchronously);
+}

@@ -1,0 +1,58 @@
+using BLite.Bson;
+using BLite.Core.Storage;
+
+namespace BLite.Core.ChangeFeed;
+
+/// <summary>
+/// Reads the change journal of a database another process may hold open for writing, as the
+/// <c>blite watch</c> command and the cross-process kill test do. Commits in another process
+/// cannot wake this one, so a caller polls: each read opens the database read-only (no lock,
+/// nothing written), takes what the journal holds after a token, and closes. A read that meets a
+/// checkpoint of the writer (the read-only snapshot asks for a fresh open) returns nothing, and
+/// the next poll opens afresh.
+/// </summary>
+internal sealed class ChangeFeedPoller
+{
+    private readonly string _path;
+
+    public ChangeFeedPoller(string path) => _path = path;
+
+    /// <summary>The position <paramref name="start"/> means now; a trimmed token throws <see cref="BLiteChangeFeedExpiredException"/>.</summary>
+    public ChangeFeedToken Resolve(ChangeFeedStart start)
+    {
+        using var database = OpenReadOnly();
+        return database.ResolveStart(start);
+    }
+
+    /// <summary>
+    /// Up to <paramref name="max"/> changes after <paramref name="after"/>, in commit order, and the
+    /// field names to decode them with (ids never change, so the newest dictionary reads every
+    /// older document). Empty when there is nothing new or the writer checkpointed meanwhile.
+    /// </summary>
+    public (List<JournalEvent> Changes, BsonFieldDictionary Fields) Read(ChangeFeedToken after, int max)
+    {
+        var changes = new List<JournalEvent>();
+        try
+        {
+            using var database = OpenReadOnly();
+            var position = database.ResolveStart(ChangeFeedStart.After(after));
+            using var read = database.BeginRead();
+            ChangeJournal.Read(read, ChangeJournal.Open(read, database.Catalog), position, max, changes, _path);
+            return (changes, database.Fields);
+        }
+        catch (SharedSnapshotChangedException)
+        {
+            return ([], new BsonFieldDictionary());
+        }
+    }
+
+    /// <summary>Whether the collection has a change feed, as the database is now.</summary>
+    public bool HasChangeFeed(string collection)
+    {
+        using var database = OpenReadOnly();
+        using var read = database.BeginRead();
+        return database.GetRawCollection(collection).GetChangeFeed(read) != ChangeFeedMode.Off;
+    }
+
+    private DocumentDatabase OpenReadOnly() => DocumentDatabase.Open(_path, new StorageOptions { ReadOnly = true });
+}
