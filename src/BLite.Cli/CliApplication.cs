@@ -2,6 +2,7 @@ using System.Reflection;
 using BLite.Bson;
 using BLite.Cli.Arguments;
 using BLite.Cli.Commands;
+using BLite.Cli.Database;
 using BLite.Cli.Output;
 using BLite.Core;
 
@@ -29,6 +30,7 @@ internal static class CliApplication
         new MigrateCommand(),
         new WatchCommand(),
         new BackupCommand(),
+        new RekeyCommand(),
         new StudioCommand(),
     ];
 
@@ -59,12 +61,14 @@ internal static class CliApplication
                     ? $"unknown option '{args[0]}'; a command comes first (run 'blite --help')."
                     : $"unknown command '{args[0]}'; run 'blite --help' for the list of commands.");
             commandName = command.Name;
-            var parsed = ArgumentParser.Parse(command.Name, args[1..], command.Arguments, command.Options);
+            var parsed = ArgumentParser.Parse(command.Name, args[1..], command.Arguments, command.AllOptions);
             if (parsed.HelpRequested)
             {
                 HelpWriter.WriteCommand(context.Output, command);
                 return ExitCodes.Ok;
             }
+
+            DatabaseKeys.Use(parsed, context);
 
             return command.Execute(parsed, context);
         }

@@ -40,6 +40,17 @@ public sealed class BLiteOptionsBuilder
         return this;
     }
 
+    /// <summary>
+    /// Encrypts the database at rest (docs/encryption.md); for a key kept in an OS keystore, pass
+    /// <see cref="BLiteEncryption.WithKeyProvider"/> with a provider that reads it.
+    /// </summary>
+    public BLiteOptionsBuilder UseEncryption(BLiteEncryption encryption)
+    {
+        ArgumentNullException.ThrowIfNull(encryption);
+        Options.Encryption = encryption;
+        return this;
+    }
+
     /// <summary>The page size of a new database in bytes (an existing file keeps its own).</summary>
     public BLiteOptionsBuilder UsePageSize(int bytes)
     {

@@ -129,5 +129,25 @@ public sealed class DatabaseFacade
         return (bounds.Oldest, bounds.Now);
     }
 
+    /// <summary>
+    /// Rotates the key of this encrypted database while it stays open (docs/encryption.md): every
+    /// page is re-encrypted under <paramref name="newEncryption"/> into a new file beside it, read
+    /// back and compared, and only then renamed over the database in one step; until then nothing
+    /// changes, and from then on only the new key opens it. Readers go on; writers wait. Throws
+    /// <see cref="BLiteEncryptionException"/> for a plain database: encrypting or decrypting one
+    /// rewrites every page with another layout, which <c>blite rekey</c> does while it is closed.
+    /// Not inside a transaction of this context.
+    /// </summary>
+    public void Rekey(BLiteEncryption newEncryption)
+    {
+        ArgumentNullException.ThrowIfNull(newEncryption);
+        if (_context.CurrentTransaction is not null)
+        {
+            throw new InvalidOperationException("Rekey cannot run inside a transaction of this context; commit or dispose the transaction first.");
+        }
+
+        Engine.Storage.Rekey(newEncryption);
+    }
+
     internal DocumentDatabase Engine => _context.Engine;
 }

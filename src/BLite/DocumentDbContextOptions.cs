@@ -49,6 +49,17 @@ public sealed class DocumentDbContextOptions
     /// </summary>
     public ChangeFeedRetention ChangeFeedRetention { get; set; } = new();
 
+    /// <summary>
+    /// Encrypts the database at rest with AES-256-GCM (docs/encryption.md):
+    /// <see cref="BLiteEncryption.WithKey"/>, <see cref="BLiteEncryption.WithPassword"/> or
+    /// <see cref="BLiteEncryption.WithKeyProvider"/>. A new database is created encrypted; an
+    /// encrypted one opens only with its key (<see cref="BLiteEncryptionException"/> otherwise,
+    /// and nothing is written). <c>blite rekey</c> encrypts, re-keys or decrypts a closed database;
+    /// <see cref="DatabaseFacade.Rekey"/> rotates the key of an open encrypted one. Null (the
+    /// default): no encryption.
+    /// </summary>
+    public BLiteEncryption? Encryption { get; set; }
+
     /// <summary>A context over a database that lives in memory only.</summary>
     public static DocumentDbContextOptions ForMemory() => new() { Durability = Durability.InMemory };
 
@@ -69,5 +80,6 @@ public sealed class DocumentDbContextOptions
         Logger = LoggerFactory?.CreateLogger("BLite"),
         ReadOnly = ReadOnly,
         ChangeFeedRetention = ChangeFeedRetention,
+        Encryption = Encryption,
     };
 }

@@ -29,11 +29,15 @@ public static class BliteProcess
     public static CliResult Run(string[] args, string? workingDirectory, byte[]? standardInput) =>
         Run(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet", [], args, workingDirectory, standardInput);
 
+    /// <summary>Runs blite with <paramref name="environment"/> added to (or, for a null value, removed from) its environment.</summary>
+    public static CliResult RunWith(IReadOnlyDictionary<string, string?> environment, params string[] args) =>
+        Run(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet", [], args, workingDirectory: null, standardInput: null, environment);
+
     /// <summary>Runs blite as <c>launcher launcherArgs... blite.dll args...</c>, for a launcher that then starts the dotnet host.</summary>
     public static CliResult RunThrough(string launcher, string[] launcherArgs, string[] args) =>
         Run(launcher, launcherArgs, args, workingDirectory: null, standardInput: null);
 
-    private static CliResult Run(string program, string[] programArgs, string[] args, string? workingDirectory, byte[]? standardInput)
+    private static CliResult Run(string program, string[] programArgs, string[] args, string? workingDirectory, byte[]? standardInput, IReadOnlyDictionary<string, string?>? environment = null)
     {
         Assert.True(File.Exists(ExecutablePath), $"blite.dll was not found at {ExecutablePath}");
         var start = new ProcessStartInfo(program)
@@ -45,6 +49,11 @@ public static class BliteProcess
             StandardErrorEncoding = Encoding.UTF8,
             WorkingDirectory = workingDirectory ?? AppContext.BaseDirectory,
         };
+        foreach (var (name, value) in environment ?? new Dictionary<string, string?>())
+        {
+            start.Environment[name] = value;
+        }
+
         foreach (var arg in programArgs.Append(ExecutablePath).Concat(args))
         {
             start.ArgumentList.Add(arg);

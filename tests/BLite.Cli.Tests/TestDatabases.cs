@@ -22,9 +22,9 @@ internal static class TestDatabases
     };
 
     /// <summary>A shop with "orders" (indexed by status, unique on customer.email) and "customers".</summary>
-    public static void CreateShop(string path, int orders = 40)
+    public static void CreateShop(string path, int orders = 40, BLiteEncryption? encryption = null)
     {
-        using var database = DocumentDatabase.Open(path);
+        using var database = DocumentDatabase.Open(path, new BLite.Core.Storage.StorageOptions { Encryption = encryption });
         var collection = database.GetCollection("orders");
         collection.EnsureIndex("by_status", "status");
         collection.EnsureIndex("by_email", "customer.email", unique: true);
@@ -32,9 +32,9 @@ internal static class TestDatabases
         database.GetCollection("customers").InsertMany(Enumerable.Range(1, 3).Select(i => new BsonDocument { { "_id", "c" + i }, { "name", "Customer " + i } }));
     }
 
-    public static List<BsonDocument> ReadAll(string path, string collection)
+    public static List<BsonDocument> ReadAll(string path, string collection, BLiteEncryption? encryption = null)
     {
-        using var database = DocumentDatabase.Open(path);
+        using var database = DocumentDatabase.Open(path, new BLite.Core.Storage.StorageOptions { Encryption = encryption });
         return database.GetCollection(collection).FindAll().ToList();
     }
 }

@@ -4,17 +4,20 @@ namespace BLite.Core.CrashWorker;
 
 /// <summary>
 /// Child process for the crash tests.
-/// <c>commit &lt;path&gt; &lt;Full|Normal&gt; &lt;seed&gt;</c>: opens the database, then commits ledger
-/// transactions forever, printing "ack n" after each Commit returns (the parent kills it).
+/// <c>commit &lt;path&gt; &lt;Full|Normal&gt; &lt;seed&gt; [encrypted]</c>: opens the database (encrypted
+/// with <see cref="CrashEncryption.Key"/> when asked), then commits ledger transactions forever, printing
+/// "ack n" after each Commit returns (the parent kills it).
 /// <c>try-open &lt;path&gt;</c>: prints "opened" or "locked" (exclusive-access test).
 /// </summary>
 internal static class Program
 {
+
     private static int Main(string[] args)
     {
         if (args.Length >= 4 && args[0] == "commit")
         {
-            return CommitForever(args[1], Enum.Parse<Durability>(args[2]), int.Parse(args[3], System.Globalization.CultureInfo.InvariantCulture));
+            var encrypted = args.Length >= 5 && args[4] == "encrypted";
+            return CommitForever(args[1], Enum.Parse<Durability>(args[2]), int.Parse(args[3], System.Globalization.CultureInfo.InvariantCulture), encrypted);
         }
 
         if (args.Length >= 3 && args[0] == "indexed") return IndexedWorkload.Run(args[1], Enum.Parse<Durability>(args[2]));
@@ -33,7 +36,7 @@ internal static class Program
         return 2;
     }
 
-    private static int CommitForever(string path, Durability durability, int seed)
+    private static int CommitForever(string path, Durability durability, int seed, bool encrypted)
     {
         var random = new Random(seed);
         var output = Console.Out;
@@ -42,6 +45,7 @@ internal static class Program
             Durability = durability,
             PageSize = 4096,
             WalCheckpointThresholdBytes = 64 * 1024,
+            Encryption = encrypted ? BLiteEncryption.WithKey(CrashEncryption.Key) : null,
         });
         using (var init = engine.BeginWrite())
         {

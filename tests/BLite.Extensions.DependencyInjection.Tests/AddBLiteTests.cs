@@ -29,6 +29,21 @@ public sealed class AddBLiteTests : IDisposable
     }
 
     [Fact]
+    public void An_encrypted_context_is_registered_with_its_key()
+    {
+        var path = _directory.File("todos.blite");
+        var key = Enumerable.Range(3, BLiteEncryption.KeySize).Select(i => (byte)i).ToArray();
+        using (var provider = new ServiceCollection().AddBLite<TodoContext>(o => o.UsePath(path).UseEncryption(BLiteEncryption.WithKey(key))).BuildServiceProvider())
+        {
+            provider.GetRequiredService<TodoContext>().Todos.Insert(new Todo { Title = "keep it secret" });
+        }
+
+        Assert.Throws<BLiteEncryptionException>(() => new TodoContext(new DocumentDbContextOptions { Path = path }));
+        using var reopened = new TodoContext(new DocumentDbContextOptions { Path = path, Encryption = BLiteEncryption.WithKey(key) });
+        Assert.Equal("keep it secret", Assert.Single(reopened.Todos.FindAll()).Title);
+    }
+
+    [Fact]
     public void Options_bind_from_a_configuration_section_and_code_overrides_them()
     {
         var configured = _directory.File("configured.blite");

@@ -16,6 +16,9 @@ internal abstract class Command
 
     public virtual IReadOnlyList<OptionSpec> Options => [];
 
+    /// <summary><see cref="Options"/> and the ones every command takes (the key of an encrypted database).</summary>
+    public IReadOnlyList<OptionSpec> AllOptions => [.. Options, Database.DatabaseKeys.KeyFile];
+
     /// <summary>Further help (behaviour, examples), shown by <c>blite NAME --help</c>.</summary>
     public virtual string? Details => null;
 

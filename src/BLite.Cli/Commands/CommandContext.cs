@@ -20,6 +20,9 @@ internal sealed class CommandContext
 
     public Func<Stream> OpenStandardOutput { get; }
 
+    /// <summary>Reads an environment variable (the process's; tests give their own).</summary>
+    public Func<string, string?> GetEnvironmentVariable { get; init; } = Environment.GetEnvironmentVariable;
+
     public Func<Stream> OpenStandardInput { get; }
 
     /// <summary>Progress bars are drawn only for a person watching a terminal, never into a redirected stream.</summary>

@@ -47,8 +47,10 @@ internal sealed class CompactCommand : Command
     /// </summary>
     /// <param name="openSource">Opens the original for writing (so it is locked and its WAL recovered).</param>
     /// <param name="onCopied">Called with the running total after each copied document.</param>
-    internal static void RewriteSafely(string path, string command, string operation, string activity, Func<DocumentDatabase> openSource, CommandContext context, Action<long>? onCopied = null)
+    /// <param name="copyEncryption">The copy's encryption (null for a plain copy); when not given, the key of this run, so an encrypted database stays encrypted.</param>
+    internal static void RewriteSafely(string path, string command, string operation, string activity, Func<DocumentDatabase> openSource, CommandContext context, Action<long>? onCopied = null, Func<BLiteEncryption?>? copyEncryption = null)
     {
+        var encryption = copyEncryption is null ? DatabaseKeys.Current : copyEncryption();
         var copyPath = path + "." + command;
         var copyWalPath = StorageEngine.WalPathFor(copyPath);
         if (File.Exists(copyPath) || File.Exists(copyWalPath))
@@ -60,7 +62,7 @@ internal sealed class CompactCommand : Command
         {
             using (var source = openSource())
             {
-                WriteVerifiedCopy(source, copyPath, activity, context, onCopied);
+                WriteVerifiedCopy(source, copyPath, activity, context, onCopied, encryption);
             }
 
             // The original is closed (and so checkpointed: its WAL holds nothing the file lacks).
@@ -78,7 +80,7 @@ internal sealed class CompactCommand : Command
         }
     }
 
-    private static void WriteVerifiedCopy(DocumentDatabase source, string copyPath, string activity, CommandContext context, Action<long>? onCopied)
+    private static void WriteVerifiedCopy(DocumentDatabase source, string copyPath, string activity, CommandContext context, Action<long>? onCopied, BLiteEncryption? encryption)
     {
         using var snapshot = source.BeginRead();
         long total = 0;
@@ -88,7 +90,7 @@ internal sealed class CompactCommand : Command
         }
 
         Dictionary<string, long> copied;
-        var options = new StorageOptions { PageSize = source.Storage.PageSize, Durability = Durability.Normal };
+        var options = new StorageOptions { PageSize = source.Storage.PageSize, Durability = Durability.Normal, Encryption = encryption };
         using (var progress = ProgressBar.Start(context, activity, total, "documents"))
         using (var target = DocumentDatabase.Open(copyPath, options))
         {

@@ -25,9 +25,20 @@ internal sealed class InfoCommand : Command
     {
         var info = DatabaseFileInspector.Inspect(arguments.Positional(0)!);
         var table = new Output.TableWriter("file", info.Path);
-        table.AddRow("format", $"BLite database, format version {info.FormatVersion}");
-        table.AddRow("page size", $"{info.PageSize} bytes");
-        table.AddRow("pages", $"{info.PageCount} ({info.FreePageCount} free) as of the last checkpoint");
+        if (info.Encryption is { } encryption)
+        {
+            table.AddRow("format", $"encrypted BLite database, encryption format {info.FormatVersion}");
+            table.AddRow("encryption", encryption);
+            table.AddRow("page size", $"{info.PageSize} bytes");
+            table.AddRow("pages", $"{info.PageCount} in the file (free pages are known only with the key)");
+        }
+        else
+        {
+            table.AddRow("format", $"BLite database, format version {info.FormatVersion}");
+            table.AddRow("page size", $"{info.PageSize} bytes");
+            table.AddRow("pages", $"{info.PageCount} ({info.FreePageCount} free) as of the last checkpoint");
+        }
+
         table.AddRow("file size", Bytes(info.FileLength));
         table.AddRow("wal file", info.Wal.Path);
         table.AddRow("wal size", Bytes(info.Wal.Length));

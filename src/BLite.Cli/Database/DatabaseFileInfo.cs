@@ -1,7 +1,8 @@
 namespace BLite.Cli.Database;
 
 /// <summary>A database file's header as stored on disk (page count and free pages as of the last checkpoint).</summary>
-internal sealed record DatabaseFileInfo(string Path, long FileLength, uint FormatVersion, int PageSize, uint PageCount, uint FreePageCount, ulong DatabaseId, WalFileInfo Wal);
+/// <param name="Encryption">How an encrypted database is keyed (read from its clear header), or null for a plain one; page counts of an encrypted database are not known without the key.</param>
+internal sealed record DatabaseFileInfo(string Path, long FileLength, uint FormatVersion, int PageSize, uint PageCount, uint FreePageCount, ulong DatabaseId, WalFileInfo Wal, string? Encryption = null);
 
 /// <param name="TrailingFrames">Frames after the last commit marker: an unfinished transaction the next open discards.</param>
 internal sealed record WalFileInfo(string Path, bool Exists, long Length, bool HeaderValid, bool BelongsToDatabase, long Frames, long Commits, long TrailingFrames)

@@ -1,7 +1,9 @@
 using System.Buffers.Binary;
+using System.Globalization;
 using BLite.Cli.Commands;
 using BLite.Core.Storage;
 using BLite.Core.Storage.Devices;
+using BLite.Core.Storage.Encryption;
 
 namespace BLite.Cli.Database;
 
@@ -46,12 +48,18 @@ internal static class DatabaseFileInspector
     {
         DatabaseFiles.EnsureExists(path);
         var fullPath = Path.GetFullPath(path);
-        Span<byte> header = stackalloc byte[HeaderPrefixSize];
+        Span<byte> header = stackalloc byte[EncryptionHeader.Size];
         long fileLength;
         using (var file = OpenForReading(fullPath))
         {
             fileLength = file.Length;
-            if (file.Read(0, header) < HeaderPrefixSize || !header[..8].SequenceEqual(DatabaseMagic))
+            var read = file.Read(0, header);
+            if (EncryptionHeader.HasMagic(header[..read]))
+            {
+                return InspectEncrypted(path, fullPath, fileLength, header[..read]);
+            }
+
+            if (read < HeaderPrefixSize || !header[..8].SequenceEqual(DatabaseMagic))
             {
                 throw new CommandException($"'{path}' is not a BLite database (its first bytes are not the BLite header).");
             }
@@ -68,6 +76,27 @@ internal static class DatabaseFileInspector
             BinaryPrimitives.ReadUInt32LittleEndian(header[24..]),
             databaseId,
             InspectWal(fullPath + "-wal", databaseId, pageSize));
+    }
+
+    /// <summary>An encrypted database says only what its clear header says (docs/format.md section 6); the WAL's headers are clear too.</summary>
+    private static DatabaseFileInfo InspectEncrypted(string path, string fullPath, long fileLength, ReadOnlySpan<byte> bytes)
+    {
+        var header = EncryptionHeader.TryRead(bytes)
+            ?? throw new CommandException($"'{path}' is an encrypted BLite database whose clear header is damaged (it fails its checksum).");
+        var keying = header.KeySource == EncryptionHeader.KeySourcePassword
+            ? string.Create(CultureInfo.InvariantCulture, $"a password (PBKDF2-HMAC-SHA256, {header.Iterations:N0} iterations)")
+            : "a 32-byte key";
+        var pages = header.PageSize > 0 ? (uint)Math.Max(0, (fileLength / header.PageSize) - 1) : 0;
+        return new DatabaseFileInfo(
+            fullPath,
+            fileLength,
+            header.Version,
+            header.PageSize,
+            pages,
+            0,
+            header.DatabaseId,
+            InspectWal(fullPath + "-wal", header.DatabaseId, header.PageSize),
+            $"AES-256-GCM under {keying}");
     }
 
     private static WalFileInfo InspectWal(string walPath, ulong expectedDatabaseId, int expectedPageSize)

@@ -28,6 +28,7 @@ internal static class HelpWriter
         output.WriteLine("Options:");
         output.WriteLine("  -h, --help  Show help (also after any command).");
         output.WriteLine("  --version   Show the version of blite.");
+        output.WriteLine("  --key-file  Key of an encrypted database, for every command (or set BLITE_KEY or BLITE_PASSWORD).");
         output.WriteLine();
         output.WriteLine("Exit codes:");
         output.WriteLine($"  {ExitCodes.Ok}  success");
@@ -46,7 +47,7 @@ internal static class HelpWriter
             synopsis += " " + argument.Synopsis;
         }
 
-        output.WriteLine($"Usage: {synopsis}{(command.Options.Count > 0 ? " [options]" : "")}");
+        output.WriteLine($"Usage: {synopsis}{(command.AllOptions.Count > 0 ? " [options]" : "")}");
         output.WriteLine();
         output.WriteLine(command.Summary);
         if (command.Arguments.Count > 0)
@@ -68,12 +69,12 @@ internal static class HelpWriter
         output.WriteLine();
         output.WriteLine("Options:");
         var optionWidth = "-h, --help".Length;
-        foreach (var option in command.Options)
+        foreach (var option in command.AllOptions)
         {
             optionWidth = Math.Max(optionWidth, option.Synopsis.Length);
         }
 
-        foreach (var option in command.Options)
+        foreach (var option in command.AllOptions)
         {
             output.WriteLine($"  {option.Synopsis.PadRight(optionWidth)}  {option.Description}");
         }

@@ -27,7 +27,8 @@ internal sealed partial class StorageEngine
         var validated = options.Validated();
         if (validated.Durability == Durability.InMemory)
         {
-            return OpenCore(path, new MemoryDevice(path), new MemoryDevice(WalPathFor(path)), validated);
+            var memory = AttachEncryption(new MemoryDevice(path), path, validated, mayCreate: true);
+            return OpenCore(path, memory, WrapLog(memory, new MemoryDevice(WalPathFor(path))), validated);
         }
 
         var fullPath = System.IO.Path.GetFullPath(path);
@@ -37,10 +38,11 @@ internal sealed partial class StorageEngine
             return OpenReadOnly(fullPath, validated);
         }
 
-        var file = OpenLocked(fullPath);
+        IStorageDevice file = OpenLocked(fullPath);
         FileDevice? wal = null;
         try
         {
+            file = AttachEncryption(file, fullPath, validated, mayCreate: true);
             var walPath = WalPathFor(fullPath);
             var walExisted = File.Exists(walPath);
             if (!walExisted)
@@ -49,7 +51,7 @@ internal sealed partial class StorageEngine
             }
 
             wal = OpenLocked(walPath);
-            return OpenCore(fullPath, file, wal, validated);
+            return OpenCore(fullPath, file, WrapLog(file, wal), validated);
         }
         catch
         {
@@ -65,7 +67,8 @@ internal sealed partial class StorageEngine
         ArgumentNullException.ThrowIfNull(options);
         var validated = options.Validated();
         validated.Durability = Durability.InMemory;
-        return OpenCore(":memory:", new MemoryDevice(":memory:"), new MemoryDevice(":memory:-wal"), validated);
+        var memory = AttachEncryption(new MemoryDevice(":memory:"), ":memory:", validated, mayCreate: true);
+        return OpenCore(":memory:", memory, WrapLog(memory, new MemoryDevice(":memory:-wal")), validated);
     }
 
     /// <summary>
@@ -80,7 +83,8 @@ internal sealed partial class StorageEngine
         var validated = options.Validated();
         try
         {
-            return OpenCore(file.Name, file, wal, validated);
+            file = AttachEncryption(file, file.Name, validated, mayCreate: !validated.ReadOnly);
+            return OpenCore(file.Name, file, WrapLog(file, wal), validated);
         }
         catch
         {
@@ -149,8 +153,10 @@ internal sealed partial class StorageEngine
             throw new BLiteException($"Database '{path}' is empty (0 bytes): it was never created, and a read-only open does not create it.");
         }
 
-        var pageSize = probe?.PageSize ?? (recovering ? scan.PageSize : options.PageSize);
-        var databaseId = probe?.DatabaseId ?? (recovering ? scan.DatabaseId : NewDatabaseId());
+        // An encrypted database's identity is fixed by its clear header, written before anything else.
+        var encrypted = file as Encryption.EncryptedFileDevice;
+        var pageSize = probe?.PageSize ?? (recovering ? scan.PageSize : encrypted?.PageSize ?? options.PageSize);
+        var databaseId = probe?.DatabaseId ?? (recovering ? scan.DatabaseId : encrypted?.Cipher.DatabaseId ?? NewDatabaseId());
         var engine = new StorageEngine(path, options, file, walDevice, pageSize, databaseId);
         try
         {

@@ -90,7 +90,10 @@ internal sealed partial class StorageEngine
     private BLiteCorruptionException PageCorruption(bool fromWal, uint pageId, byte[] image)
     {
         var where = fromWal ? $"in its write-ahead log frame ('{_walDevice.Name}')" : "in the database file";
-        var exception = new BLiteCorruptionException(Path, pageId, $"{PageLayout.DescribeDamage(image, pageId)} ({where}).");
+        var damage = IsEncrypted
+            ? "authentication failed (AES-GCM): the page was altered, moved, copied from elsewhere or damaged"
+            : PageLayout.DescribeDamage(image, pageId);
+        var exception = new BLiteCorruptionException(Path, pageId, $"{damage} ({where}).");
         Fail(exception);
         return exception;
     }

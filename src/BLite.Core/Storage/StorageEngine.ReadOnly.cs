@@ -49,14 +49,15 @@ internal sealed partial class StorageEngine
     /// <summary>The file and its log opened for reading only, without locks (see <see cref="StorageOptions.ReadOnly"/>).</summary>
     private static StorageEngine OpenReadOnly(string fullPath, StorageOptions options)
     {
-        var file = OpenForReading(fullPath);
+        IStorageDevice file = OpenForReading(fullPath);
         IStorageDevice? wal = null;
         try
         {
+            file = AttachEncryption(file, fullPath, options, mayCreate: false);
             var walPath = WalPathFor(fullPath);
             var logFileMissing = !File.Exists(walPath);
             wal = logFileMissing ? new MemoryDevice(walPath) : OpenForReading(walPath);
-            return OpenCore(fullPath, file, wal, options, logFileMissing);
+            return OpenCore(fullPath, file, WrapLog(file, wal), options, logFileMissing);
         }
         catch
         {

@@ -29,6 +29,7 @@ internal sealed partial class StorageEngine : IDisposable
     private readonly WriteAheadLog _wal;
     private readonly Lock _sync = new();
     private readonly PageTable _pages;
+    private readonly int _trailerSize;
     private readonly SemaphoreSlim _writerSlot = new(1, 1);
     private readonly Dictionary<long, int> _readers = [];
     private readonly HashSet<uint> _walPages = [];
@@ -55,6 +56,7 @@ internal sealed partial class StorageEngine : IDisposable
         _walDevice = wal;
         PageSize = pageSize;
         DatabaseId = databaseId;
+        _trailerSize = file is Encryption.EncryptedFileDevice ? Encryption.PageCipher.TrailerSize : PageLayout.TrailerSize;
         _pages = new PageTable(pageSize, options.CacheBudgetBytes);
         _wal = new WriteAheadLog(wal, pageSize, databaseId, options.Durability == Durability.Full ? options.WalCheckpointThresholdBytes : 0);
         _filePageCount = file.Length / pageSize;
@@ -77,8 +79,8 @@ internal sealed partial class StorageEngine : IDisposable
     /// <summary>Page size of this database, fixed at creation.</summary>
     public int PageSize { get; }
 
-    /// <summary>Bytes of each page available to the layers above (the page size less the 8-byte trailer).</summary>
-    public int PagePayloadSize => PageLayout.PayloadSize(PageSize);
+    /// <summary>Bytes of each page available to the layers above: the page size less the trailer (8 bytes, 48 when encrypted).</summary>
+    public int PagePayloadSize => PageSize - _trailerSize;
 
     internal ulong DatabaseId { get; }
 

@@ -51,6 +51,9 @@ internal sealed class StorageOptions
     /// </summary>
     internal bool ReadsSeparateNumberKeys { get; set; }
 
+    /// <summary>Encrypts a new database, or opens an encrypted one (docs/encryption.md); null for a plain database.</summary>
+    public BLiteEncryption? Encryption { get; set; }
+
     internal StorageOptions Validated()
     {
         if (ReadOnly && Durability == Durability.InMemory)
@@ -84,6 +87,7 @@ internal sealed class StorageOptions
             ReadOnly = ReadOnly,
             ReadsSeparateNumberKeys = ReadsSeparateNumberKeys,
             ChangeFeedRetention = ChangeFeedRetention,
+            Encryption = Encryption,
         };
     }
 }

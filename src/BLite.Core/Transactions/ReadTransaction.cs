@@ -55,14 +55,14 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     {
         var engine = Engine;
         PageGuards.ThrowIfNotUserPage(pageId, PageCount);
-        return new ReadOnlyMemory<byte>(engine.GetImage(pageId, Snapshot), 0, PageLayout.PayloadSize(engine.PageSize));
+        return new ReadOnlyMemory<byte>(engine.GetImage(pageId, Snapshot), 0, engine.PagePayloadSize);
     }
 
     /// <summary>Reads any page, the header and free-list trunks included (for the consistency checker).</summary>
     internal ReadOnlyMemory<byte> ReadAnyPage(uint pageId)
     {
         var engine = Engine;
-        return new(engine.GetImage(pageId, Snapshot), 0, PageLayout.PayloadSize(engine.PageSize));
+        return new(engine.GetImage(pageId, Snapshot), 0, engine.PagePayloadSize);
     }
 
     public void Dispose()

@@ -1,0 +1,90 @@
+using System.Globalization;
+using System.Runtime.CompilerServices;
+using BLite.Cli.Arguments;
+using BLite.Cli.Commands;
+
+namespace BLite.Cli.Database;
+
+/// <summary>
+/// The key of an encrypted database (docs/encryption.md), for every command: <c>--key-file</c>, or
+/// the environment variables <c>BLITE_KEY</c> (the 32-byte key in hex or base64) or
+/// <c>BLITE_PASSWORD</c>. A key is never accepted on the command line itself, where other users
+/// (process lists) and shell history would see it. The key of the current run is ambient, so
+/// every way a command opens a database uses it.
+/// </summary>
+internal static class DatabaseKeys
+{
+    public const string KeyVariable = "BLITE_KEY";
+    public const string PasswordVariable = "BLITE_PASSWORD";
+
+    public static readonly OptionSpec KeyFile = new(
+        "key-file",
+        "file",
+        $"Key of an encrypted database: a file holding the 32-byte key (raw bytes, hex or base64). Instead, set {KeyVariable} (hex or base64) or {PasswordVariable}. Never given on the command line.");
+
+    // Per run (tests run several in one process); the process-wide copy serves code the run's
+    // async context does not flow to, such as the studio's request handlers.
+    private static readonly AsyncLocal<StrongBox<BLiteEncryption?>?> s_current = new();
+    private static StrongBox<BLiteEncryption?> s_process = new(null);
+
+    /// <summary>The key given to this run, or null.</summary>
+    public static BLiteEncryption? Current => (s_current.Value ?? Volatile.Read(ref s_process)).Value;
+
+    /// <summary>Reads the key for this run from <c>--key-file</c> or the environment.</summary>
+    public static void Use(ParsedArguments arguments, CommandContext context)
+    {
+        var key = new StrongBox<BLiteEncryption?>(Resolve(arguments.Value(KeyFile.Name), KeyVariable, PasswordVariable, "--" + KeyFile.Name, context));
+        s_current.Value = key;
+        Volatile.Write(ref s_process, key);
+    }
+
+    /// <summary>
+    /// A key from <paramref name="keyFile"/>, else from the variable <paramref name="keyVariable"/>,
+    /// else a password from <paramref name="passwordVariable"/>; null when none is set.
+    /// </summary>
+    public static BLiteEncryption? Resolve(string? keyFile, string keyVariable, string passwordVariable, string option, CommandContext context)
+    {
+        var keyText = context.GetEnvironmentVariable(keyVariable);
+        var password = context.GetEnvironmentVariable(passwordVariable);
+        var given = (keyFile is null ? 0 : 1) + (string.IsNullOrEmpty(keyText) ? 0 : 1) + (string.IsNullOrEmpty(password) ? 0 : 1);
+        if (given > 1)
+        {
+            throw new UsageException($"give one key: {option}, {keyVariable} or {passwordVariable}, not several.");
+        }
+
+        if (keyFile is not null)
+        {
+            if (!File.Exists(keyFile))
+            {
+                throw new CommandException($"key file '{keyFile}' does not exist.");
+            }
+
+            var bytes = File.ReadAllBytes(keyFile);
+            return BLiteEncryption.WithKey(bytes.Length == BLiteEncryption.KeySize ? bytes : ParseKey(System.Text.Encoding.UTF8.GetString(bytes), $"key file '{keyFile}'"));
+        }
+
+        if (!string.IsNullOrEmpty(keyText))
+        {
+            return BLiteEncryption.WithKey(ParseKey(keyText, keyVariable));
+        }
+
+        return string.IsNullOrEmpty(password) ? null : BLiteEncryption.WithPassword(password);
+    }
+
+    private static byte[] ParseKey(string text, string source)
+    {
+        text = text.Trim();
+        if (text.Length == BLiteEncryption.KeySize * 2 && text.All(char.IsAsciiHexDigit))
+        {
+            return Convert.FromHexString(text);
+        }
+
+        var buffer = new byte[BLiteEncryption.KeySize + 3];
+        if (Convert.TryFromBase64String(text, buffer, out var written) && written == BLiteEncryption.KeySize)
+        {
+            return buffer[..written];
+        }
+
+        throw new CommandException(string.Create(CultureInfo.InvariantCulture, $"{source} does not hold a {BLiteEncryption.KeySize}-byte key ({BLiteEncryption.KeySize} raw bytes, {BLiteEncryption.KeySize * 2} hex digits or base64)."));
+    }
+}

@@ -1,0 +1,139 @@
+using System.Security.Cryptography;
+using BLite.Core.Storage.Devices;
+using BLite.Core.Storage.Encryption;
+using BLite.Core.Storage.Paging;
+
+namespace BLite.Core.Storage;
+
+internal sealed partial class StorageEngine
+{
+    /// <summary>Whether pages are sealed with AES-GCM rather than a CRC (docs/encryption.md).</summary>
+    internal bool IsEncrypted => _file is EncryptedFileDevice;
+
+    /// <summary>
+    /// Reads what <paramref name="file"/> is, before the WAL is opened or anything is written:
+    /// an encrypted file is checked against the key (a wrong or missing key throws
+    /// <see cref="BLiteEncryptionException"/>) and, with the right one, comes back wrapped; a new
+    /// database asked to be encrypted gets its clear header written first. Plain files come back
+    /// as they are. On a throw the caller still owns <paramref name="file"/>.
+    /// </summary>
+    private static IStorageDevice AttachEncryption(IStorageDevice file, string path, StorageOptions options, bool mayCreate)
+    {
+        var encryption = options.Encryption;
+        var length = file.Length;
+        Span<byte> prefix = stackalloc byte[EncryptionHeader.Size];
+        var read = length == 0 ? 0 : file.Read(0, prefix);
+        if (encryption is not null && mayCreate && IsCreationCutShort(file, prefix[..read], length))
+        {
+            return CreateEncrypted(file, path, encryption, options.PageSize);
+        }
+
+        if (EncryptionHeader.HasMagic(prefix[..read]))
+        {
+            return OpenEncrypted(file, path, encryption, prefix[..read]);
+        }
+
+        if (encryption is null || length == 0 && !mayCreate)
+        {
+            return file;
+        }
+
+        if (length > 0)
+        {
+            if (DatabaseHeader.HasMagic(prefix[..read]))
+            {
+                throw new BLiteEncryptionException($"Database '{path}' is not encrypted, but an encryption key was given. Encrypt it with 'blite rekey' (a copy under the key, verified, then swapped in); nothing was changed.");
+            }
+
+            return file;
+        }
+
+        return CreateEncrypted(file, path, encryption, options.PageSize);
+    }
+
+    private static EncryptedFileDevice OpenEncrypted(IStorageDevice file, string path, BLiteEncryption? encryption, ReadOnlySpan<byte> prefix)
+    {
+        var header = EncryptionHeader.TryRead(prefix);
+        if (header is null)
+        {
+            throw new BLiteCorruptionException(path, null, "its encryption header fails its checksum; the database cannot be opened without it.");
+        }
+
+        if (header.Version > EncryptionHeader.FormatVersion)
+        {
+            throw new BLiteException($"Database '{path}' is an encrypted BLite database of encryption format {header.Version}; this BLite reads up to format {EncryptionHeader.FormatVersion}.");
+        }
+
+        if (!PageLayout.IsValidPageSize(header.PageSize))
+        {
+            throw new BLiteCorruptionException(path, null, $"its encryption header names page size {header.PageSize}, which BLite never writes.");
+        }
+
+        if (encryption is null)
+        {
+            throw new BLiteEncryptionException($"Database '{path}' is encrypted (encrypted BLite database, format {header.Version}) and no key was given. Open it with its key or password (DocumentDbContextOptions.Encryption; for the CLI --key-file, BLITE_KEY or BLITE_PASSWORD).");
+        }
+
+        var wantsPassword = header.KeySource == EncryptionHeader.KeySourcePassword;
+        if (wantsPassword != encryption.UsesPassword)
+        {
+            throw new BLiteEncryptionException($"Wrong key for database '{path}': it is encrypted with {(wantsPassword ? "a password" : "a key")}, and {(wantsPassword ? "a key" : "a password")} was given. Nothing was changed.");
+        }
+
+        var key = encryption.DeriveKey(path, header.Salt, header.Iterations);
+        if (!header.Accepts(key))
+        {
+            CryptographicOperations.ZeroMemory(key);
+            throw new BLiteEncryptionException($"Wrong key for database '{path}': the key check in its header does not match. Nothing was changed.");
+        }
+
+        return new EncryptedFileDevice(file, new PageCipher(key, header.DatabaseId), header.PageSize);
+    }
+
+    /// <summary>
+    /// Whether the file is what a power cut while its clear header was first written leaves: too
+    /// short to hold a database, and either all zeros or a torn header page. The header is flushed
+    /// before the log exists, so such a file holds no commit and is created again. Any other
+    /// content (a foreign file) is left alone and refused later.
+    /// </summary>
+    private static bool IsCreationCutShort(IStorageDevice file, ReadOnlySpan<byte> prefix, long length)
+    {
+        if (length == 0 || length >= 3 * PageLayout.MinPageSize)
+        {
+            return false;
+        }
+
+        if (EncryptionHeader.HasMagic(prefix))
+        {
+            return EncryptionHeader.TryRead(prefix) is null;
+        }
+
+        var content = new byte[length];
+        return file.Read(0, content) == length && !content.AsSpan().ContainsAnyExcept((byte)0);
+    }
+
+    private static EncryptedFileDevice CreateEncrypted(IStorageDevice file, string path, BLiteEncryption encryption, int pageSize, ulong? databaseId = null)
+    {
+        var salt = new byte[16];
+        RandomNumberGenerator.Fill(salt);
+        var header = new EncryptionHeader
+        {
+            PageSize = pageSize,
+            DatabaseId = databaseId ?? NewDatabaseId(),
+            KeySource = encryption.UsesPassword ? EncryptionHeader.KeySourcePassword : EncryptionHeader.KeySourceKey,
+            Iterations = encryption.UsesPassword ? BLiteEncryption.PasswordIterations : 0,
+            Salt = salt,
+        };
+        var key = encryption.DeriveKey(path, salt, header.Iterations);
+        header.KeyCheck = header.ComputeKeyCheck(key);
+        var page = new byte[pageSize];
+        header.Write(page);
+        file.SetLength(0);
+        file.Write(0, page);
+        file.Flush();
+        return new EncryptedFileDevice(file, new PageCipher(key, header.DatabaseId), pageSize);
+    }
+
+    private static IStorageDevice WrapLog(IStorageDevice file, IStorageDevice wal) =>
+        file is EncryptedFileDevice encrypted ? new EncryptedWalDevice(wal, encrypted.Cipher, encrypted.PageSize) : wal;
+}

@@ -1,0 +1,88 @@
+using System.Text;
+
+namespace BLite.Cli.Tests.Commands;
+
+public class EncryptionCommandTests
+{
+    private static readonly byte[] OldKey = [.. Enumerable.Range(1, 32).Select(i => (byte)i)];
+    private static readonly byte[] NewKey = [.. Enumerable.Range(60, 32).Select(i => (byte)i)];
+
+    [Fact]
+    public void Rekey_encrypts_a_plain_database_then_every_command_needs_the_key_and_info_needs_none()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File("shop.blite");
+        TestDatabases.CreateShop(path, orders: 60);
+        var before = TestDatabases.ReadAll(path, "orders");
+        Assert.True(Contains(File.ReadAllBytes(path), "c17@example.com"));
+
+        var rekey = BliteProcess.RunWith(Env(("BLITE_NEW_KEY", Convert.ToHexString(NewKey))), "rekey", path);
+
+        CliAssert.Succeeded(rekey);
+        Assert.False(File.Exists(path + ".rekey"));
+        Assert.False(Contains(File.ReadAllBytes(path), "c17@example.com"));
+        Assert.Equal(before, TestDatabases.ReadAll(path, "orders", BLiteEncryption.WithKey(NewKey)));
+
+        var info = BliteProcess.Run("info", path);
+        CliAssert.Succeeded(info);
+        Assert.Contains("encrypted BLite database, encryption format 1", info.Stdout, StringComparison.Ordinal);
+        Assert.Contains("AES-256-GCM under a 32-byte key", info.Stdout, StringComparison.Ordinal);
+
+        CliAssert.FailedWithOneLine(BliteProcess.Run("collections", path), 3, "is encrypted");
+        CliAssert.FailedWithOneLine(BliteProcess.RunWith(Env(("BLITE_KEY", Convert.ToHexString(OldKey))), "collections", path), 3, "Wrong key");
+        var listed = BliteProcess.RunWith(Env(("BLITE_KEY", Convert.ToBase64String(NewKey))), "collections", path);
+        CliAssert.Succeeded(listed);
+        Assert.Contains("orders", listed.Stdout, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Rekey_moves_a_database_to_a_new_key_file_and_decrypt_brings_it_back_to_plain()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File("shop.blite");
+        TestDatabases.CreateShop(path, orders: 30, BLiteEncryption.WithKey(OldKey));
+        var before = TestDatabases.ReadAll(path, "orders", BLiteEncryption.WithKey(OldKey));
+        var oldKeyFile = directory.File("old.key");
+        var newKeyFile = directory.File("new.key");
+        File.WriteAllBytes(oldKeyFile, OldKey);
+        File.WriteAllText(newKeyFile, Convert.ToHexString(NewKey) + "\n");
+
+        CliAssert.Succeeded(BliteProcess.Run("rekey", path, "--key-file", oldKeyFile, "--new-key-file", newKeyFile));
+        Assert.Throws<BLiteEncryptionException>(() => TestDatabases.ReadAll(path, "orders", BLiteEncryption.WithKey(OldKey)));
+        Assert.Equal(before, TestDatabases.ReadAll(path, "orders", BLiteEncryption.WithKey(NewKey)));
+
+        var check = BliteProcess.Run("check", path, "--key-file", newKeyFile);
+        CliAssert.Succeeded(check);
+
+        CliAssert.Succeeded(BliteProcess.Run("rekey", path, "--key-file", newKeyFile, "--decrypt"));
+        Assert.Equal(before, TestDatabases.ReadAll(path, "orders"));
+    }
+
+    [Fact]
+    public void A_key_is_never_taken_on_the_command_line_and_a_bad_key_file_is_named()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File("shop.blite");
+        TestDatabases.CreateShop(path, orders: 5, BLiteEncryption.WithKey(OldKey));
+        var bad = directory.File("bad.key");
+        File.WriteAllText(bad, "not a key");
+
+        CliAssert.FailedWithOneLine(BliteProcess.Run("collections", path, "--key", Convert.ToHexString(OldKey)), 1, "unknown option '--key'");
+        CliAssert.FailedWithOneLine(BliteProcess.Run("collections", path, "--key-file", bad), 3, "does not hold a 32-byte key");
+        CliAssert.FailedWithOneLine(BliteProcess.Run("rekey", path, "--key-file", bad), 3, "does not hold a 32-byte key");
+        CliAssert.FailedWithOneLine(BliteProcess.RunWith(Env(("BLITE_KEY", Convert.ToHexString(OldKey))), "rekey", path), 1, "no new key");
+    }
+
+    private static Dictionary<string, string?> Env(params (string Name, string Value)[] variables)
+    {
+        var environment = new Dictionary<string, string?> { ["BLITE_KEY"] = null, ["BLITE_PASSWORD"] = null, ["BLITE_NEW_KEY"] = null, ["BLITE_NEW_PASSWORD"] = null };
+        foreach (var (name, value) in variables)
+        {
+            environment[name] = value;
+        }
+
+        return environment;
+    }
+
+    private static bool Contains(byte[] bytes, string text) => bytes.AsSpan().IndexOf(Encoding.UTF8.GetBytes(text)) >= 0;
+}

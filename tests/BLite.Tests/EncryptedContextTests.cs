@@ -1,0 +1,144 @@
+using System.Text;
+using BLite.Tests.Model;
+
+namespace BLite.Tests;
+
+public sealed class EncryptedContextTests : IDisposable
+{
+    private const string Marker = "Confidential-Customer-9b41e2";
+    private static readonly byte[] Key = [.. Enumerable.Range(40, BLiteEncryption.KeySize).Select(i => (byte)i)];
+
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    [Fact]
+    public void An_encrypted_context_round_trips_documents_and_keeps_them_off_the_disk_in_clear()
+    {
+        var path = _directory.File();
+        ObjectId id;
+        using (var db = new ShopContext(Options(path, BLiteEncryption.WithKey(Key))))
+        {
+            var order = Orders.Create(1);
+            order.Customer.FullName = Marker;
+            id = db.Orders.Insert(order);
+            Assert.Equal(Marker, db.Orders.FindById(id)!.Customer.FullName);
+            Assert.True(db.Database.Verify().IsValid);
+        }
+
+        foreach (var file in new[] { path, path + "-wal" })
+        {
+            var bytes = File.ReadAllBytes(file);
+            Assert.True(bytes.AsSpan().IndexOf(Encoding.UTF8.GetBytes(Marker)) < 0, file);
+            Assert.True(bytes.AsSpan().IndexOf(Encoding.Unicode.GetBytes(Marker)) < 0, file);
+        }
+
+        using (var db = new ShopContext(Options(path, BLiteEncryption.WithKey(Key))))
+        {
+            Assert.Equal(Marker, db.Orders.FindById(id)!.Customer.FullName);
+        }
+    }
+
+    [Fact]
+    public void A_context_with_a_wrong_key_or_none_fails_with_an_encryption_error()
+    {
+        var path = _directory.File();
+        using (var db = new ShopContext(Options(path, BLiteEncryption.WithKey(Key))))
+        {
+            db.Orders.Insert(Orders.Create(1));
+        }
+
+        var wrongKey = new byte[BLiteEncryption.KeySize];
+        var wrong = Assert.Throws<BLiteEncryptionException>(() => new ShopContext(Options(path, BLiteEncryption.WithKey(wrongKey))));
+        Assert.Contains("wrong key", wrong.Message, StringComparison.OrdinalIgnoreCase);
+        var missing = Assert.Throws<BLiteEncryptionException>(() => new ShopContext(path));
+        Assert.Contains("encrypted", missing.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_key_provider_supplies_the_key_on_every_open()
+    {
+        var path = _directory.File();
+        var provider = new CountingKeyProvider();
+        using (var db = new ShopContext(Options(path, BLiteEncryption.WithKeyProvider(provider))))
+        {
+            db.Orders.Insert(Orders.Create(1));
+        }
+
+        using (var db = new ShopContext(Options(path, BLiteEncryption.WithKey(Key))))
+        {
+            Assert.Equal(1, db.Orders.Count());
+        }
+
+        Assert.Equal(1, provider.Calls);
+        Assert.Throws<ArgumentException>(() => BLiteEncryption.WithKey(new byte[16]));
+    }
+
+    [Fact]
+    public void Rekey_rotates_the_key_of_an_open_database_and_only_the_new_key_opens_it_afterwards()
+    {
+        var path = _directory.File();
+        var newKey = Enumerable.Range(90, BLiteEncryption.KeySize).Select(i => (byte)i).ToArray();
+        ObjectId first;
+        using (var db = new ShopContext(Options(path, BLiteEncryption.WithKey(Key))))
+        {
+            first = db.Orders.Insert(Orders.Create(1));
+            var before = db.Orders.FindById(first)!.OrderNumber;
+
+            db.Database.Rekey(BLiteEncryption.WithPassword("rotated"));
+
+            Assert.False(File.Exists(path + ".rekey"));
+            Assert.Equal(before, db.Orders.FindById(first)!.OrderNumber);
+            db.Orders.Insert(Orders.Create(2));
+            Assert.True(db.Database.Verify().IsValid);
+
+            db.Database.Rekey(BLiteEncryption.WithKey(newKey));
+            db.Orders.Insert(Orders.Create(3));
+        }
+
+        Assert.Throws<BLiteEncryptionException>(() => new ShopContext(Options(path, BLiteEncryption.WithKey(Key))));
+        Assert.Throws<BLiteEncryptionException>(() => new ShopContext(Options(path, BLiteEncryption.WithPassword("rotated"))));
+        using (var db = new ShopContext(Options(path, BLiteEncryption.WithKey(newKey))))
+        {
+            Assert.Equal(3, db.Orders.Count());
+            Assert.Equal(Orders.Create(1).OrderNumber, db.Orders.FindById(first)!.OrderNumber);
+            Assert.True(db.Database.Verify().IsValid);
+        }
+    }
+
+    [Fact]
+    public void Rekey_of_a_plain_database_or_inside_a_transaction_is_refused_and_changes_nothing()
+    {
+        var path = _directory.File();
+        using (var plain = new ShopContext(path))
+        {
+            plain.Orders.Insert(Orders.Create(1));
+            var refused = Assert.Throws<BLiteEncryptionException>(() => plain.Database.Rekey(BLiteEncryption.WithKey(Key)));
+            Assert.Contains("blite rekey", refused.Message, StringComparison.Ordinal);
+            Assert.Equal(1, plain.Orders.Count());
+        }
+
+        var encryptedPath = _directory.File("encrypted.blite");
+        using var db = new ShopContext(Options(encryptedPath, BLiteEncryption.WithKey(Key)));
+        using (db.BeginTransaction())
+        {
+            Assert.Throws<InvalidOperationException>(() => db.Database.Rekey(BLiteEncryption.WithPassword("x")));
+        }
+
+        db.Orders.Insert(Orders.Create(2));
+        Assert.Equal(1, db.Orders.Count());
+    }
+
+    private static DocumentDbContextOptions Options(string path, BLiteEncryption encryption) => new() { Path = path, Encryption = encryption };
+
+    private sealed class CountingKeyProvider : IKeyProvider
+    {
+        public int Calls { get; private set; }
+
+        public ReadOnlyMemory<byte> GetKey(string databasePath)
+        {
+            Calls++;
+            return Key;
+        }
+    }
+}
