@@ -27,6 +27,7 @@ internal static class CliApplication
         new CheckpointCommand(),
         new CompactCommand(),
         new UpgradeCommand(),
+        new MigrateCommand(),
         new WatchCommand(),
         new BackupCommand(),
         new RekeyCommand(),

@@ -27,8 +27,7 @@ public abstract partial class DocumentDbContext
     public DocumentTransaction BeginTransaction()
     {
         ThrowIfTransactionOpen();
-        var write = Engine.BeginWrite();
-        var transaction = new DocumentTransaction(this, write);
+        var transaction = _store is { } store ? new DocumentTransaction(this, store.BeginTransaction()) : new DocumentTransaction(this, Engine.BeginWrite());
         _currentTransaction.Value = new TransactionSlot { Transaction = transaction };
         return transaction;
     }
@@ -37,8 +36,14 @@ public abstract partial class DocumentDbContext
     public Task<DocumentTransaction> BeginTransactionAsync(CancellationToken cancellationToken = default)
     {
         ThrowIfTransactionOpen();
-        var database = Engine;
         var slot = new TransactionSlot();
+        if (_store is { } store)
+        {
+            _currentTransaction.Value = slot;
+            return StartStoreAsync(store, slot, cancellationToken);
+        }
+
+        var database = Engine;
         _currentTransaction.Value = slot;
         return StartAsync(database, slot, cancellationToken);
     }
@@ -118,6 +123,13 @@ public abstract partial class DocumentDbContext
     {
         WriteTransaction write = await database.BeginWriteAsync(cancellationToken).ConfigureAwait(false);
         var transaction = new DocumentTransaction(this, write);
+        slot.Transaction = transaction;
+        return transaction;
+    }
+
+    private async Task<DocumentTransaction> StartStoreAsync(Providers.IDocumentStore store, TransactionSlot slot, CancellationToken cancellationToken)
+    {
+        var transaction = new DocumentTransaction(this, await store.BeginTransactionAsync(cancellationToken).ConfigureAwait(false));
         slot.Transaction = transaction;
         return transaction;
     }

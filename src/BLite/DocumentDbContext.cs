@@ -19,6 +19,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
     private readonly List<TypedCollection> _collections = [];
     private readonly DocumentDatabase? _database;
     private readonly DatabaseFacade? _facade;
+    private readonly Providers.IDocumentStore? _store;
     private HashSet<string>? _existingCollections;
     private bool _disposed;
 
@@ -52,6 +53,30 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
     protected DocumentDbContext(DocumentDbContextOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
+        if (options.StoreProvider is { } provider)
+        {
+            // A server store: mappers resolve field names through a dictionary of this process
+            // only, since the stored form carries names, not ids.
+            FieldDictionary = new BsonFieldDictionary();
+            OnModelCreating(_model);
+            CreateCollections();
+            _store = provider.Open(this, options.ReadOnly);
+            try
+            {
+                foreach (var collection in _collections)
+                {
+                    collection.Attach(_store);
+                }
+            }
+            catch
+            {
+                _store.Dispose();
+                throw;
+            }
+
+            return;
+        }
+
         if (options.OpenStorage is not null)
         {
             // The engine comes from the caller (tests); there is no path to check.
@@ -96,9 +121,12 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
         get
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            return _facade ?? throw NoDatabase();
+            return _facade ?? throw (_store is null ? NoDatabase() : NotEmbedded());
         }
     }
+
+    /// <summary>The server store when the context was opened with one (<c>UsePostgreSql</c>), else null.</summary>
+    internal Providers.IDocumentStore? Store => _store;
 
     /// <summary>The engine-level database, for this assembly, the CLI, tests and benchmarks.</summary>
     internal DocumentDatabase Engine
@@ -106,7 +134,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
         get
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            return _database ?? throw NoDatabase();
+            return _database ?? throw (_store is null ? NoDatabase() : NotEmbedded());
         }
     }
 
@@ -195,6 +223,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
         // The engine checkpoints on close when no writer is active; a transaction left open is
         // simply never committed, exactly as after a crash.
         _database?.Dispose();
+        _store?.Dispose();
         GC.SuppressFinalize(this);
     }
 
@@ -226,6 +255,9 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
 
     private static InvalidOperationException NoDatabase() =>
         new("This context was created for mapping only and has no database.");
+
+    private static NotSupportedException NotEmbedded() =>
+        new("This context runs on a server provider: the embedded engine's file operations (Database, checkpoint, backup, schemaless collections) do not apply to it.");
 
     private void EnsureSchema(DocumentDatabase database)
     {

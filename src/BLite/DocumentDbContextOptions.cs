@@ -68,6 +68,9 @@ public sealed class DocumentDbContextOptions
     /// <summary>Opens the engine instead of the path (tests put the context on fault-injecting devices with it).</summary>
     internal Func<StorageOptions, StorageEngine>? OpenStorage { get; set; }
 
+    /// <summary>A server store replacing the embedded engine (set by a provider package, e.g. <c>UsePostgreSql</c>); Path and the engine settings are then ignored.</summary>
+    internal Providers.IDocumentStoreProvider? StoreProvider { get; set; }
+
     internal StorageOptions ToStorageOptions() => new()
     {
         Durability = Durability,

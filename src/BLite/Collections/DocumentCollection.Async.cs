@@ -20,6 +20,11 @@ public sealed partial class DocumentCollection<TId, T>
     public Task<TId> InsertAsync(T document, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(document);
+        if (_store is { } store)
+        {
+            return store.InsertAsync(document, cancellationToken);
+        }
+
         var started = BLiteTelemetry.StartOperation();
         var task = _context.WriteAsync((Collection: this, Document: document), static (pages, s) => s.Collection.InsertCore(pages, s.Document), cancellationToken);
         return started == 0 ? task : MeasuredAsync(task, started, "insert");
@@ -28,6 +33,11 @@ public sealed partial class DocumentCollection<TId, T>
     public Task<int> InsertManyAsync(IEnumerable<T> documents, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(documents);
+        if (_store is { } store)
+        {
+            return store.InsertManyAsync(documents, cancellationToken);
+        }
+
         var started = BLiteTelemetry.StartOperation();
         var task = _context.WriteAsync((Collection: this, Documents: documents), static (pages, s) => s.Collection.InsertManyCore(pages, s.Documents), cancellationToken);
         return started == 0 ? task : MeasuredAsync(task, started, "insert");
@@ -36,6 +46,11 @@ public sealed partial class DocumentCollection<TId, T>
     public Task<bool> UpdateAsync(T document, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(document);
+        if (_store is { } store)
+        {
+            return store.UpdateAsync(document, cancellationToken);
+        }
+
         var started = BLiteTelemetry.StartOperation();
         var task = _context.WriteAsync((Collection: this, Document: document), static (pages, s) => s.Collection.UpdateCore(pages, s.Document), cancellationToken);
         return started == 0 ? task : MeasuredAsync(task, started, "update");
@@ -44,6 +59,11 @@ public sealed partial class DocumentCollection<TId, T>
     public Task<bool> UpsertAsync(T document, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(document);
+        if (_store is { } store)
+        {
+            return store.UpsertAsync(document, cancellationToken);
+        }
+
         var started = BLiteTelemetry.StartOperation();
         var task = _context.WriteAsync((Collection: this, Document: document), static (pages, s) => s.Collection.UpsertCore(pages, s.Document), cancellationToken);
         return started == 0 ? task : MeasuredAsync(task, started, "upsert");
@@ -51,6 +71,11 @@ public sealed partial class DocumentCollection<TId, T>
 
     public Task<bool> DeleteAsync(TId id, CancellationToken cancellationToken = default)
     {
+        if (_store is { } store)
+        {
+            return store.DeleteAsync(id, cancellationToken);
+        }
+
         var started = BLiteTelemetry.StartOperation();
         var task = _context.WriteAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.Delete(pages, s.Key.Span), cancellationToken);
         return started == 0 ? task : MeasuredAsync(task, started, "delete");
@@ -58,6 +83,11 @@ public sealed partial class DocumentCollection<TId, T>
 
     public Task<T?> FindByIdAsync(TId id, CancellationToken cancellationToken = default)
     {
+        if (_store is { } store)
+        {
+            return store.FindByIdAsync(id, cancellationToken);
+        }
+
         var started = BLiteTelemetry.StartOperation();
         var task = _context.ReadAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key.Span), cancellationToken);
         return started == 0 ? task : MeasuredAsync(task, started, "find_by_id");
@@ -95,6 +125,11 @@ public sealed partial class DocumentCollection<TId, T>
 
     public Task<long> LongCountAsync(CancellationToken cancellationToken = default)
     {
+        if (_store is { } store)
+        {
+            return store.CountAsync(cancellationToken);
+        }
+
         var started = BLiteTelemetry.StartOperation();
         var task = _context.ReadAsync(this, static (pages, collection) => collection.Documents.Count(pages), cancellationToken);
         return started == 0 ? task : MeasuredAsync(task, started, "count");
@@ -114,6 +149,11 @@ public sealed partial class DocumentCollection<TId, T>
 
     public Task<bool> ExistsAsync(TId id, CancellationToken cancellationToken = default)
     {
+        if (_store is { } store)
+        {
+            return store.ExistsAsync(id, cancellationToken);
+        }
+
         return _context.ReadAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.ContainsId(pages, s.Key.Span), cancellationToken);
     }
 

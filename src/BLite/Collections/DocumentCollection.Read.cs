@@ -8,6 +8,11 @@ public sealed partial class DocumentCollection<TId, T>
     /// <summary>The document with this id, or null: one descent of the primary index and one deserialization.</summary>
     public T? FindById(TId id)
     {
+        if (_store is { } store)
+        {
+            return store.FindById(id);
+        }
+
         var started = BLiteTelemetry.StartOperation();
         var document = _context.Read((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key.Span));
         Measured(started, "find_by_id");
@@ -63,6 +68,11 @@ public sealed partial class DocumentCollection<TId, T>
     /// <summary>The number of documents as a <see cref="long"/>, from the collection's counter (no scan).</summary>
     public long LongCount()
     {
+        if (_store is { } store)
+        {
+            return store.Count();
+        }
+
         var started = BLiteTelemetry.StartOperation();
         var count = _context.Read(this, static (pages, collection) => collection.Documents.Count(pages));
         Measured(started, "count");
@@ -86,6 +96,11 @@ public sealed partial class DocumentCollection<TId, T>
     /// <summary>Whether a document with this id exists.</summary>
     public bool Exists(TId id)
     {
+        if (_store is { } store)
+        {
+            return store.Exists(id);
+        }
+
         return _context.Read((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.ContainsId(pages, s.Key.Span));
     }
 

@@ -18,6 +18,11 @@ public sealed partial class DocumentCollection<TId, T>
     public TId Insert(T document)
     {
         ArgumentNullException.ThrowIfNull(document);
+        if (_store is { } store)
+        {
+            return store.Insert(document);
+        }
+
         var started = BLiteTelemetry.StartOperation();
         var result = _context.Write((Collection: this, Document: document), static (pages, s) => s.Collection.InsertCore(pages, s.Document));
         Measured(started, "insert");
@@ -28,6 +33,11 @@ public sealed partial class DocumentCollection<TId, T>
     public int InsertMany(IEnumerable<T> documents)
     {
         ArgumentNullException.ThrowIfNull(documents);
+        if (_store is { } store)
+        {
+            return store.InsertMany(documents);
+        }
+
         var started = BLiteTelemetry.StartOperation();
         var result = _context.Write((Collection: this, Documents: documents), static (pages, s) => s.Collection.InsertManyCore(pages, s.Documents));
         Measured(started, "insert");
@@ -38,6 +48,11 @@ public sealed partial class DocumentCollection<TId, T>
     public bool Update(T document)
     {
         ArgumentNullException.ThrowIfNull(document);
+        if (_store is { } store)
+        {
+            return store.Update(document);
+        }
+
         var started = BLiteTelemetry.StartOperation();
         var result = _context.Write((Collection: this, Document: document), static (pages, s) => s.Collection.UpdateCore(pages, s.Document));
         Measured(started, "update");
@@ -48,6 +63,11 @@ public sealed partial class DocumentCollection<TId, T>
     public bool Upsert(T document)
     {
         ArgumentNullException.ThrowIfNull(document);
+        if (_store is { } store)
+        {
+            return store.Upsert(document);
+        }
+
         var started = BLiteTelemetry.StartOperation();
         var result = _context.Write((Collection: this, Document: document), static (pages, s) => s.Collection.UpsertCore(pages, s.Document));
         Measured(started, "upsert");
@@ -57,6 +77,11 @@ public sealed partial class DocumentCollection<TId, T>
     /// <summary>Removes the document with this id; false when there is none.</summary>
     public bool Delete(TId id)
     {
+        if (_store is { } store)
+        {
+            return store.Delete(id);
+        }
+
         var started = BLiteTelemetry.StartOperation();
         var result = _context.Write((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.Delete(pages, s.Key.Span));
         Measured(started, "delete");

@@ -28,6 +28,7 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     private IQueryable<T>? _query;
     private RawCollection? _documents;
     private HashSet<string>? _singleValuedPaths;
+    private Providers.ICollectionStore<TId, T>? _store;
     private readonly Core.ChangeFeed.ChangeFeedMode _changeFeed;
 
     internal DocumentCollection(DocumentDbContext context, string name, IDocumentMapper<TId, T> mapper, IReadOnlyList<IndexDeclaration> indexes, IdConverter<TId>? idConverter, IReadOnlyList<VectorIndexDeclaration>? vectorIndexes = null, Core.ChangeFeed.ChangeFeedMode changeFeed = Core.ChangeFeed.ChangeFeedMode.Off)
@@ -71,20 +72,22 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     /// The query root is created once per collection, so every query built from it shares one
     /// provider: each shape is translated once and planned once (until the indexes change).
     /// </remarks>
-    public IQueryable<T> Query() => _query ??= BLiteQuery.Create(QuerySource);
+    public IQueryable<T> Query() => _query ??= BLiteQuery.Create(DocumentSource);
+
+    /// <summary>The id rules of this collection (generation, sequences, conversion), shared with server stores.</summary>
+    internal IdPolicy<TId> Ids => _ids;
+
+    internal override void Attach(Providers.IDocumentStore store) => _store = store.Collection(this);
+
+    /// <summary>What this collection's queries run on: the server store's source, or the embedded engine's.</summary>
+    internal IDocumentQuerySource<T> DocumentSource => _store?.QuerySource ?? QuerySource;
 
     internal override CollectionDefinition Definition()
     {
         var indexes = new List<IndexDefinition>(_indexes.Count);
-        foreach (var declaration in _indexes)
+        foreach (var (name, fieldPaths, unique) in DeclaredIndexes())
         {
-            var fieldPaths = new string[declaration.MemberPaths.Count];
-            for (var i = 0; i < fieldPaths.Length; i++)
-            {
-                fieldPaths[i] = ResolveFieldPath(declaration.MemberPaths[i]);
-            }
-
-            indexes.Add(new IndexDefinition(declaration.Name ?? IndexKeyPaths.DefaultIndexName(fieldPaths), fieldPaths, declaration.Unique));
+            indexes.Add(new IndexDefinition(name, fieldPaths, unique));
         }
 
         var vectorIndexes = new List<Core.Vectors.VectorIndexDefinition>(_vectorIndexes.Count);
@@ -96,6 +99,24 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
         }
 
         return new CollectionDefinition(Name, indexes, vectorIndexes, _changeFeed);
+    }
+
+    /// <summary>The declared indexes with their names and stored field paths, for the engine's schema and for server stores.</summary>
+    internal List<(string Name, string[] FieldPaths, bool Unique)> DeclaredIndexes()
+    {
+        var indexes = new List<(string, string[], bool)>(_indexes.Count);
+        foreach (var declaration in _indexes)
+        {
+            var fieldPaths = new string[declaration.MemberPaths.Count];
+            for (var i = 0; i < fieldPaths.Length; i++)
+            {
+                fieldPaths[i] = ResolveFieldPath(declaration.MemberPaths[i]);
+            }
+
+            indexes.Add((declaration.Name ?? IndexKeyPaths.DefaultIndexName(fieldPaths), fieldPaths, declaration.Unique));
+        }
+
+        return indexes;
     }
 
     private string ResolveFieldPath(string memberPath)

@@ -18,4 +18,7 @@ public abstract class TypedCollection
 
     /// <summary>The collection and its declared indexes with stored field paths, for schema creation on open.</summary>
     internal abstract CollectionDefinition Definition();
+
+    /// <summary>Routes the collection's operations to a server store instead of the embedded engine.</summary>
+    internal abstract void Attach(Providers.IDocumentStore store);
 }

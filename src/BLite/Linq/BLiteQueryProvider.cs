@@ -118,7 +118,9 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
             return vectors.ExplainNearest(vector.Resolve(values), translated.Query.Filter);
         }
 
-        var plan = _source.Explain(translated.Query);
+        var plan = _source is IParameterizedExplainSource parameterized
+            ? parameterized.Explain(translated.Query, translated.Bind(values, _source.FieldPaths as IQueryValueConverter))
+            : _source.Explain(translated.Query);
         return QueryExecutor.UsesProjection(_source, translated)
             ? $"{plan}{Environment.NewLine}  fields read: {Core.Query.FieldProjection.Describe(translated.Projection!.Values)} (no document materialized)"
             : plan;

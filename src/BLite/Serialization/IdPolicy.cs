@@ -26,6 +26,20 @@ internal sealed class IdPolicy<TId>
 
     public bool CanGenerate { get; }
 
+    /// <summary>The stored key's type: <typeparamref name="TId"/> itself, or the converter's key type.</summary>
+    public Type KeyType => _keyType ?? typeof(TId);
+
+    /// <summary>The stored key of an id (the id itself as a BSON value, or its converted key).</summary>
+    public BsonValue ToKey(TId id)
+    {
+        if (id is null)
+        {
+            throw new ArgumentNullException(nameof(id), "A document id cannot be null.");
+        }
+
+        return _converter is null ? IdValues<TId>.ToBsonValue(id) : _converter.ToKey(id);
+    }
+
     public bool UsesSequence { get; }
 
     public bool IsUnassigned(TId id)

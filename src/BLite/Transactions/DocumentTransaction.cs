@@ -21,13 +21,20 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
     // Operations of one transaction may come from several tasks of the same flow (Task.WhenAll);
     // the pages underneath are not thread-safe, so operations take turns.
     private readonly SemaphoreSlim _gate = new(1, 1);
-    private readonly WriteTransaction _write;
+    private readonly WriteTransaction? _write;
+    private readonly Providers.IStoreTransaction? _storeTransaction;
     private int _state;
 
     internal DocumentTransaction(DocumentDbContext context, WriteTransaction write)
     {
         Context = context;
         _write = write;
+    }
+
+    internal DocumentTransaction(DocumentDbContext context, Providers.IStoreTransaction storeTransaction)
+    {
+        Context = context;
+        _storeTransaction = storeTransaction;
     }
 
     public DocumentDbContext Context { get; }
@@ -41,7 +48,15 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
         try
         {
             ThrowIfNotActive();
-            _write.Commit();
+            if (_storeTransaction is { } store)
+            {
+                store.Commit();
+            }
+            else
+            {
+                _write!.Commit();
+            }
+
             _state = Committed;
         }
         catch
@@ -62,7 +77,15 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
         try
         {
             ThrowIfNotActive();
-            await _write.CommitAsync(cancellationToken).ConfigureAwait(false);
+            if (_storeTransaction is { } store)
+            {
+                await store.CommitAsync(cancellationToken).ConfigureAwait(false);
+            }
+            else
+            {
+                await _write!.CommitAsync(cancellationToken).ConfigureAwait(false);
+            }
+
             _state = Committed;
         }
         catch
@@ -89,7 +112,14 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
             }
 
             _state = RolledBack;
-            _write.Rollback();
+            if (_storeTransaction is { } store)
+            {
+                store.Rollback();
+            }
+            else
+            {
+                _write!.Rollback();
+            }
         }
         finally
         {
@@ -101,7 +131,8 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
     public void Dispose()
     {
         Rollback();
-        _write.Dispose();
+        _write?.Dispose();
+        _storeTransaction?.Dispose();
     }
 
     public ValueTask DisposeAsync()
@@ -116,7 +147,7 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
         try
         {
             ThrowIfNotActive();
-            return operation(_write, state);
+            return operation(EngineTransaction, state);
         }
         finally
         {
@@ -124,13 +155,45 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
         }
     }
 
+    /// <summary>Runs a server store's operation inside this transaction, taking turns with the flow's other operations.</summary>
+    internal TResult RunInStore<TState, TResult>(TState state, Func<Providers.IStoreTransaction, TState, TResult> operation)
+    {
+        _gate.Wait();
+        try
+        {
+            ThrowIfNotActive();
+            return operation(_storeTransaction ?? throw new InvalidOperationException("This transaction belongs to the embedded engine."), state);
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
+
+    /// <inheritdoc cref="RunInStore"/>
+    internal async Task<TResult> RunInStoreAsync<TState, TResult>(TState state, Func<Providers.IStoreTransaction, TState, CancellationToken, Task<TResult>> operation, CancellationToken cancellationToken)
+    {
+        await _gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            ThrowIfNotActive();
+            return await operation(_storeTransaction ?? throw new InvalidOperationException("This transaction belongs to the embedded engine."), state, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
+
+    private WriteTransaction EngineTransaction => _write ?? throw new NotSupportedException("This transaction belongs to a server store; the embedded engine cannot run in it.");
+
     internal async Task<TResult> RunAsync<TState, TResult>(TState state, Func<WriteTransaction, TState, TResult> operation, CancellationToken cancellationToken)
     {
         await _gate.WaitAsync(cancellationToken).ConfigureAwait(false);
         try
         {
             ThrowIfNotActive();
-            return operation(_write, state);
+            return operation(EngineTransaction, state);
         }
         finally
         {

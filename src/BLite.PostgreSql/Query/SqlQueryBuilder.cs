@@ -1,0 +1,361 @@
+using System.Text;
+using BLite.Bson;
+using BLite.Core.Query;
+using BLite.PostgreSql.Jsonb;
+using Npgsql;
+
+namespace BLite.PostgreSql.Query;
+
+/// <summary>
+/// Translates an engine-level <see cref="DocumentQuery"/> (the filter model LINQ and JSON filters
+/// both produce) into one parameterized SQL statement over a collection's jsonb table, with the
+/// embedded engine's semantics (docs/query.md): values reached through arrays, comparisons inside
+/// one type class, MongoDB's null-or-missing rules. Every value travels as a parameter; paths,
+/// which come from the model or the filter, become quoted literals. A shape with no SQL form
+/// throws <see cref="NotSupportedException"/>, never falls back to evaluation in memory.
+/// </summary>
+internal sealed class SqlQueryBuilder
+{
+    private readonly StringBuilder _sql = new();
+    private readonly List<NpgsqlParameter> _parameters = [];
+    private readonly IReadOnlyList<BsonValue>? _values;
+    private readonly Func<string, bool> _isSingleValued;
+    private int _aliases;
+
+    private SqlQueryBuilder(IReadOnlyList<BsonValue>? values, Func<string, bool> isSingleValued)
+    {
+        _values = values;
+        _isSingleValued = isSingleValued;
+    }
+
+    public static (string Sql, List<NpgsqlParameter> Parameters) Select(string table, DocumentQuery query, IReadOnlyList<BsonValue>? values, Func<string, bool> isSingleValued, string columns)
+    {
+        var builder = new SqlQueryBuilder(values, isSingleValued);
+        builder._sql.Append("SELECT ").Append(columns).Append(" FROM ").Append(table);
+        builder.Where(query.Filter);
+        builder.OrderBy(query.Sort);
+        builder.Limits(query, values);
+        return (builder._sql.ToString(), builder._parameters);
+    }
+
+    public static (string Sql, List<NpgsqlParameter> Parameters) Count(string table, DocumentQuery query, IReadOnlyList<BsonValue>? values, Func<string, bool> isSingleValued)
+    {
+        var builder = new SqlQueryBuilder(values, isSingleValued);
+        builder._sql.Append("SELECT count(*) FROM (SELECT 1 FROM ").Append(table);
+        builder.Where(query.Filter);
+        builder.Limits(query, values);
+        builder._sql.Append(") matches");
+        return (builder._sql.ToString(), builder._parameters);
+    }
+
+    private void Where(QueryFilter? filter)
+    {
+        if (filter is null or AndFilter { Filters.Count: 0 })
+        {
+            return;
+        }
+
+        _sql.Append(" WHERE ");
+        Filter(filter, "doc", topLevel: true);
+    }
+
+    private void Limits(DocumentQuery query, IReadOnlyList<BsonValue>? values)
+    {
+        var skip = query.ResolveSkip(values);
+        var take = query.ResolveTake(values);
+        if (take != long.MaxValue)
+        {
+            _sql.Append(" LIMIT ").Append(Parameter(take));
+        }
+
+        if (skip > 0)
+        {
+            _sql.Append(" OFFSET ").Append(Parameter(skip));
+        }
+    }
+
+    /// <summary>
+    /// Orders as the embedded engine: by type class (null and missing first ascending), then by
+    /// value inside the class; ties by id, so paging is stable.
+    /// </summary>
+    private void OrderBy(IReadOnlyList<SortKey> sort)
+    {
+        if (sort.Count == 0)
+        {
+            _sql.Append(" ORDER BY id");
+            return;
+        }
+
+        _sql.Append(" ORDER BY ");
+        foreach (var key in sort)
+        {
+            if (!key.Path.IsSelf && !_isSingleValued(key.Path.Path))
+            {
+                throw new NotSupportedException($"Ordering by '{key.Path}', a path through an array, is not translated to PostgreSQL.");
+            }
+
+            var value = SinglePath("doc", key.Path);
+            var direction = key.Descending ? " DESC" : "";
+            _sql.Append("blite_class(").Append(value).Append(')').Append(direction);
+            foreach (var extractor in (ReadOnlySpan<string>)[SqlValue.Number, SqlValue.String, SqlValue.Instant, "(({0}) ->> '$oid') COLLATE \"C\"", "({0})"])
+            {
+                _sql.Append(", ").Append(string.Format(System.Globalization.CultureInfo.InvariantCulture, extractor, value)).Append(direction);
+            }
+
+            _sql.Append(", ");
+        }
+
+        _sql.Append("id");
+    }
+
+    private void Filter(QueryFilter filter, string root, bool topLevel)
+    {
+        switch (filter)
+        {
+            case AndFilter and:
+                Combine(and.Filters, " AND ", "TRUE", root, topLevel);
+                break;
+            case OrFilter or:
+                Combine(or.Filters, " OR ", "FALSE", root, topLevel);
+                break;
+            case NotFilter not:
+                Negated(() => Filter(not.Filter, root, topLevel));
+                break;
+            case ComparisonFilter comparison:
+                Comparison(root, topLevel, comparison.Path, comparison.Operator, comparison.Value.Resolve(_values));
+                break;
+            case InFilter { Negated: true } inFilter:
+                Negated(() => In(root, topLevel, inFilter.Path, inFilter.Values.Resolve(_values)));
+                break;
+            case InFilter inFilter:
+                In(root, topLevel, inFilter.Path, inFilter.Values.Resolve(_values));
+                break;
+            case ExistsFilter { MustExist: false } exists:
+                Negated(() => Reached(root, topLevel, exists.Path, "{0} IS NOT NULL"));
+                break;
+            case ExistsFilter exists:
+                Reached(root, topLevel, exists.Path, "{0} IS NOT NULL");
+                break;
+            case StringMatchFilter match:
+                StringMatch(root, topLevel, match);
+                break;
+            case ElemMatchFilter elemMatch:
+                ElemMatch(root, elemMatch);
+                break;
+            case ExpressionFilter:
+                throw new NotSupportedException($"The computed condition {filter} is not translated to PostgreSQL.");
+            default:
+                throw new NotSupportedException($"The filter {filter} has no PostgreSQL translation.");
+        }
+    }
+
+    private void Combine(IReadOnlyList<QueryFilter> filters, string separator, string empty, string root, bool topLevel)
+    {
+        if (filters.Count == 0)
+        {
+            _sql.Append(empty);
+            return;
+        }
+
+        _sql.Append('(');
+        for (var i = 0; i < filters.Count; i++)
+        {
+            _sql.Append(i == 0 ? "" : separator);
+            Filter(filters[i], root, topLevel);
+        }
+
+        _sql.Append(')');
+    }
+
+    private void Comparison(string root, bool topLevel, FieldPath path, ComparisonOperator op, BsonValue value)
+    {
+        if (value.IsNull)
+        {
+            switch (op)
+            {
+                case ComparisonOperator.Eq or ComparisonOperator.Gte or ComparisonOperator.Lte:
+                    NullOrMissing(root, topLevel, path);
+                    return;
+                case ComparisonOperator.Ne:
+                    Negated(() => NullOrMissing(root, topLevel, path));
+                    return;
+                default:
+                    _sql.Append("FALSE");
+                    return;
+            }
+        }
+
+        var sqlValue = Scalar(value, path);
+        var parameter = Parameter(sqlValue);
+        if (op == ComparisonOperator.Ne)
+        {
+            Negated(() => Reached(root, topLevel, path, "{0} = " + parameter, sqlValue));
+            return;
+        }
+
+        Reached(root, topLevel, path, "{0} " + Operator(op) + " " + parameter, sqlValue);
+    }
+
+    /// <summary>
+    /// The exact negation. Conditions are written for a WHERE clause, where an unknown (NULL)
+    /// result, such as a comparison with a missing field, counts as false; under NOT it must count
+    /// as false before negating, so the negation of "missing" matches, as embedded.
+    /// </summary>
+    private void Negated(Action condition)
+    {
+        _sql.Append("NOT COALESCE(");
+        condition();
+        _sql.Append(", FALSE)");
+    }
+
+    /// <summary><c>$eq null</c>: a stored null is reached, or nothing is.</summary>
+    private void NullOrMissing(string root, bool topLevel, FieldPath path)
+    {
+        _sql.Append('(');
+        Negated(() => Reached(root, topLevel, path, "{0} IS NOT NULL"));
+        _sql.Append(" OR ");
+        Reached(root, topLevel, path, "{0} = 'null'::jsonb");
+        _sql.Append(')');
+    }
+
+    private void In(string root, bool topLevel, FieldPath path, BsonValue values)
+    {
+        if (values.Type != BsonType.Array)
+        {
+            throw new NotSupportedException($"$in on '{path}' needs an array of values, not {values.Type}.");
+        }
+
+        var groups = new Dictionary<(string Extractor, string SqlType), List<string>>();
+        var withNull = false;
+        foreach (var item in values.AsArray)
+        {
+            if (item.IsNull)
+            {
+                withNull = true;
+                continue;
+            }
+
+            var sqlValue = Scalar(item, path);
+            if (!groups.TryGetValue((sqlValue.ExtractorFormat, sqlValue.SqlType), out var texts))
+            {
+                groups[(sqlValue.ExtractorFormat, sqlValue.SqlType)] = texts = [];
+            }
+
+            texts.Add(sqlValue.Text);
+        }
+
+        _sql.Append('(');
+        var first = true;
+        if (withNull)
+        {
+            NullOrMissing(root, topLevel, path);
+            first = false;
+        }
+
+        foreach (var ((extractor, sqlType), texts) in groups)
+        {
+            _sql.Append(first ? "" : " OR ");
+            first = false;
+            var parameter = Add(texts.ToArray()) + "::" + sqlType + "[]";
+            Reached(root, topLevel, path, "{0} = ANY(" + parameter + ")", new SqlValue(extractor, sqlType, ""));
+        }
+
+        _sql.Append(first ? "FALSE)" : ")");
+    }
+
+    private void StringMatch(string root, bool topLevel, StringMatchFilter match)
+    {
+        var value = match.Value.Resolve(_values);
+        if (value.Type != BsonType.String)
+        {
+            throw new NotSupportedException($"{match} needs a string operand, not {value.Type}.");
+        }
+
+        var parameter = Add(match.IgnoreCase ? value.AsString.ToUpperInvariant() : value.AsString) + "::text";
+        var text = match.IgnoreCase ? "upper({0})" : "{0}";
+        var condition = match.Kind switch
+        {
+            StringMatchKind.StartsWith => $"starts_with({text}, {parameter})",
+            StringMatchKind.EndsWith => $"right({text}, char_length({parameter})) = {parameter}",
+            StringMatchKind.Contains => $"strpos({text}, {parameter}) > 0",
+            _ => $"{text} = {parameter}",
+        };
+        Reached(root, topLevel, match.Path, condition, new SqlValue("blite_str({0})", "text", ""));
+    }
+
+    private void ElemMatch(string root, ElemMatchFilter elemMatch)
+    {
+        var array = "a" + _aliases++;
+        var element = "e" + _aliases++;
+        _sql.Append("EXISTS (SELECT 1 FROM blite_reach(").Append(root).Append(", ").Append(PathLiteral(elemMatch.Path)).Append(") ").Append(array)
+            .Append(", jsonb_array_elements(CASE WHEN jsonb_typeof(").Append(array).Append(") = 'array' THEN ").Append(array).Append(" END) ").Append(element)
+            .Append(" WHERE ");
+        Filter(elemMatch.ElementFilter, element, topLevel: false);
+        _sql.Append(')');
+    }
+
+    /// <summary>
+    /// "Some value the path reaches satisfies <paramref name="condition"/>" (a format over the
+    /// value, already extracted by <paramref name="extractor"/> when given). A path the model knows
+    /// never crosses an array is one <c>#&gt;</c> lookup, which expression indexes serve; any other
+    /// visits every value reached with <c>blite_reach</c>.
+    /// </summary>
+    private void Reached(string root, bool topLevel, FieldPath path, string condition, SqlValue? extractor = null)
+    {
+        if (topLevel && !path.IsSelf && _isSingleValued(path.Path))
+        {
+            var value = SinglePath(root, path);
+            var operand = extractor is { } e ? e.Extract(value) : value;
+            _sql.Append('(').Append(Format(condition, operand)).Append(')');
+            return;
+        }
+
+        var alias = "r" + _aliases++;
+        var reached = extractor is { } x ? x.Extract(alias) : alias;
+        _sql.Append("EXISTS (SELECT 1 FROM blite_reach(").Append(root).Append(", ").Append(PathLiteral(path)).Append(") ").Append(alias)
+            .Append(" WHERE ").Append(Format(condition, reached)).Append(')');
+    }
+
+    private static string Format(string condition, string value) => condition.Replace("{0}", value, StringComparison.Ordinal);
+
+    private static SqlValue Scalar(BsonValue value, FieldPath path) =>
+        SqlValue.TryFrom(value, out var sql) ? sql
+        : throw new NotSupportedException($"Comparing '{path}' with a {value.Type} value is not translated to PostgreSQL.");
+
+    private static string Operator(ComparisonOperator op) => op switch
+    {
+        ComparisonOperator.Eq => "=",
+        ComparisonOperator.Gt => ">",
+        ComparisonOperator.Gte => ">=",
+        ComparisonOperator.Lt => "<",
+        _ => "<=",
+    };
+
+    /// <summary>The jsonb at a single-valued path: <c>doc #&gt; '{a,b}'</c> (SQL NULL when missing).</summary>
+    public static string SinglePath(string root, FieldPath path) => "(" + root + " #> " + PathLiteral(path) + ")";
+
+    /// <summary>A path as a text[] literal of stored keys (a name starting with <c>$</c> is stored with one more).</summary>
+    public static string PathLiteral(FieldPath path)
+    {
+        var literal = new StringBuilder("'{");
+        for (var i = 0; i < path.Segments.Count; i++)
+        {
+            var segment = JsonbTags.EscapeName(path.Segments[i]);
+            literal.Append(i == 0 ? "" : ",").Append('"')
+                .Append(segment.Replace("\\", "\\\\", StringComparison.Ordinal).Replace("\"", "\\\"", StringComparison.Ordinal).Replace("'", "''", StringComparison.Ordinal))
+                .Append('"');
+        }
+
+        return literal.Append("}'::text[]").ToString();
+    }
+
+    private string Parameter(SqlValue value) => Add(value.Text) + "::" + value.SqlType;
+
+    private string Parameter(long value) => Add(value);
+
+    private string Add(object value)
+    {
+        _parameters.Add(new NpgsqlParameter { Value = value });
+        return "$" + _parameters.Count;
+    }
+}

@@ -1,0 +1,173 @@
+using System.Buffers;
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using BLite.Bson;
+using BLite.Linq;
+using BLite.PostgreSql.Jsonb;
+using BLite.Providers;
+using BLite.Serialization;
+using Npgsql;
+using NpgsqlTypes;
+
+namespace BLite.PostgreSql.Storage;
+
+/// <summary>
+/// One collection as a table <c>(id &lt;typed key&gt; PRIMARY KEY, doc jsonb NOT NULL)</c>. Every
+/// operation joins the flow's <see cref="DocumentTransaction"/> (its connection and PostgreSQL
+/// transaction) or runs alone on a pooled connection, committing before it returns.
+/// </summary>
+internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TId, T>
+    where T : class
+{
+    private static readonly JsonWriterOptions JsonOptions = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping, SkipValidation = true };
+
+    private readonly PostgreSqlStore _store;
+    private readonly DocumentCollection<TId, T> _collection;
+    private readonly IdPolicy<TId> _ids;
+    private readonly string _table;
+    private readonly string _sequence;
+    private readonly string _insertSql;
+    private readonly string _insertPlainSql;
+    private readonly string _updateSql;
+    private readonly string _upsertSql;
+    private readonly string _deleteSql;
+    private readonly string _findSql;
+    private readonly string _existsSql;
+    private readonly string _countSql;
+    private readonly string _nextIdSql;
+
+    public PostgreSqlCollection(PostgreSqlStore store, DocumentCollection<TId, T> collection)
+    {
+        _store = store;
+        _collection = collection;
+        _ids = collection.Ids;
+        _table = SqlNames.Quote(collection.Name);
+        _sequence = SqlNames.Quote(collection.Name + "_id_seq");
+        _insertSql = $"INSERT INTO {_table} (id, doc) VALUES ($1, $2) ON CONFLICT DO NOTHING";
+        _insertPlainSql = $"INSERT INTO {_table} (id, doc) VALUES ($1, $2)";
+        _updateSql = $"UPDATE {_table} SET doc = $2 WHERE id = $1";
+        _upsertSql = $"INSERT INTO {_table} (id, doc) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc RETURNING xmax = 0";
+        _deleteSql = $"DELETE FROM {_table} WHERE id = $1";
+        _findSql = $"SELECT doc FROM {_table} WHERE id = $1";
+        _existsSql = $"SELECT EXISTS (SELECT 1 FROM {_table} WHERE id = $1)";
+        _countSql = $"SELECT count(*) FROM {_table}";
+        _nextIdSql = $"SELECT nextval('{_sequence.Replace("'", "''", StringComparison.Ordinal)}')";
+        QuerySource = new Query.PostgreSqlQuerySource<TId, T>(this);
+    }
+
+    public IDocumentQuerySource<T> QuerySource { get; }
+
+    internal DocumentCollection<TId, T> Collection => _collection;
+
+    internal string Table => _table;
+
+    internal PostgreSqlStore Store => _store;
+
+    /// <summary>Creates the table, its id sequence and the declared indexes that are missing; existing data is kept.</summary>
+    public void EnsureSchema()
+    {
+        var sql = IndexSql.TableStatement(_collection.Name, _ids.KeyType);
+        if (_ids.UsesSequence)
+        {
+            sql += $"CREATE SEQUENCE IF NOT EXISTS {_sequence};";
+        }
+
+        SchemaCache.Apply(_store.DataSource, sql + IndexStatements());
+    }
+
+    /// <summary>Runs <paramref name="operation"/> in the flow's transaction, or on a connection of its own (autocommit).</summary>
+    internal TResult Run<TState, TResult>(TState state, Func<NpgsqlConnection, NpgsqlTransaction?, TState, TResult> operation)
+    {
+        try
+        {
+            if (_store.Context.CurrentTransaction is { } transaction)
+            {
+                return transaction.RunInStore((State: state, Operation: operation), static (store, s) =>
+                {
+                    var postgres = (PostgreSqlTransaction)store;
+                    return s.Operation(postgres.Connection, postgres.Transaction, s.State);
+                });
+            }
+
+            using var connection = _store.DataSource.OpenConnection();
+            return operation(connection, null, state);
+        }
+        catch (PostgresException error) when (PostgreSqlErrors.IsConflict(error))
+        {
+            throw PostgreSqlErrors.Conflict(error);
+        }
+        catch (PostgresException error) when (error.SqlState == PostgresErrorCodes.ReadOnlySqlTransaction)
+        {
+            throw PostgreSqlErrors.ReadOnly(error);
+        }
+    }
+
+    internal async Task<TResult> RunAsync<TState, TResult>(TState state, Func<NpgsqlConnection, NpgsqlTransaction?, TState, CancellationToken, Task<TResult>> operation, CancellationToken cancellationToken)
+    {
+        try
+        {
+            if (_store.Context.CurrentTransaction is { } transaction)
+            {
+                return await transaction.RunInStoreAsync((State: state, Operation: operation), static (store, s, token) =>
+                {
+                    var postgres = (PostgreSqlTransaction)store;
+                    return s.Operation(postgres.Connection, postgres.Transaction, s.State, token);
+                }, cancellationToken).ConfigureAwait(false);
+            }
+
+            var connection = await _store.DataSource.OpenConnectionAsync(cancellationToken).ConfigureAwait(false);
+            await using (connection.ConfigureAwait(false))
+            {
+                return await operation(connection, null, state, cancellationToken).ConfigureAwait(false);
+            }
+        }
+        catch (PostgresException error) when (PostgreSqlErrors.IsConflict(error))
+        {
+            throw PostgreSqlErrors.Conflict(error);
+        }
+        catch (PostgresException error) when (error.SqlState == PostgresErrorCodes.ReadOnlySqlTransaction)
+        {
+            throw PostgreSqlErrors.ReadOnly(error);
+        }
+    }
+
+    internal NpgsqlParameter IdParameter(TId id) => new() { Value = SqlNames.IdValue(_ids.ToKey(id)) };
+
+    /// <summary>The document as BLite jsonb: the generated mapper's C-BSON, transcoded in one walk.</summary>
+    internal NpgsqlParameter DocumentParameter(T document)
+    {
+        using var bson = DocumentBuffer.Rent();
+        var writer = new BsonSpanWriter(bson);
+        _collection.Mapper.Serialize(document, ref writer);
+        writer.Flush();
+        var json = new ArrayBufferWriter<byte>(bson.WrittenSpan.Length * 2 + 64);
+        using (var jsonWriter = new Utf8JsonWriter(json, JsonOptions))
+        {
+            JsonbWriter.WriteDocument(bson.WrittenSpan, jsonWriter, _store.Context.FieldDictionary);
+        }
+
+        return new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Jsonb, Value = json.WrittenMemory.ToArray() };
+    }
+
+    internal T Deserialize(byte[] jsonb)
+    {
+        using var bson = DocumentBuffer.Rent();
+        var writer = new BsonSpanWriter(bson);
+        JsonbReader.ReadDocument(jsonb, ref writer, _store.Context.FieldDictionary);
+        writer.Flush();
+        var reader = new BsonSpanReader(bson.WrittenSpan);
+        return _collection.Mapper.Deserialize(ref reader);
+    }
+
+    private NpgsqlCommand Command(string sql, NpgsqlConnection connection, NpgsqlTransaction? transaction, NpgsqlParameter first, NpgsqlParameter? second = null)
+    {
+        var command = new NpgsqlCommand(sql, connection, transaction);
+        command.Parameters.Add(first);
+        if (second is not null)
+        {
+            command.Parameters.Add(second);
+        }
+
+        return command;
+    }
+}

@@ -1,0 +1,120 @@
+using System.Diagnostics;
+using BLite.PostgreSql.Tests.Infrastructure;
+using BLite.PostgreSql.Tests.Model;
+using BLite.PostgreSql.Tests.Storage;
+using BLite.Testing;
+using Npgsql;
+
+namespace BLite.PostgreSql.Tests.Migration;
+
+[Collection(PostgresCollection.Name)]
+public sealed class MigrateCommandTests(PostgresCluster cluster)
+{
+    [Fact]
+    public void A_file_moves_to_PostgreSQL_and_back_with_identical_documents_and_working_indexes()
+    {
+        using var directory = new TempDirectory();
+        using var server = new ProviderDatabase(cluster, Provider.PostgreSql);
+        var source = directory.File("source.blite");
+        var orders = new List<Order>();
+        using (var context = new ProviderContext(new DocumentDbContextOptions { Path = source, Durability = Durability.Normal }))
+        {
+            for (var i = 0; i < 1200; i++)
+            {
+                var order = CrudTests.NewOrder("N-" + i, i + "@x");
+                order.Status = i % 4 == 0 ? "shipped" : "pending";
+                orders.Add(order);
+            }
+
+            context.Orders.InsertMany(orders);
+            context.Probes.Insert(FidelityTests.Probe());
+            context.Counters.Insert(new Counter { Name = "c", Value = long.MinValue });
+        }
+
+        var (exit, output) = Run("migrate", source, server.ConnectionString, "--batch-size", "500");
+
+        Assert.True(exit == 0, output);
+        Assert.Contains("'orders': 1200 document(s), 1200 copied now, 0 already there; verified", output, StringComparison.Ordinal);
+        using (var onServer = new ProviderContext(server.Options()))
+        {
+            AssertSameDocuments(orders, onServer);
+            Assert.Contains("orders_ix_Status", onServer.Orders.Query().Where(o => o.Status == "shipped").Explain(), StringComparison.Ordinal);
+            Assert.Equal(long.MinValue, onServer.Counters.FindById(1)!.Value);
+            Assert.Equal(2, onServer.Counters.Insert(new Counter { Name = "after the move" }));
+            Assert.True(onServer.Counters.Delete(2));
+        }
+
+        // Interrupted half way: run again, the missing rows are copied and nothing else changes.
+        Execute(server.ConnectionString, "DELETE FROM orders WHERE doc->>'Status' = 'shipped'");
+        (exit, output) = Run("migrate", source, "postgresql:///postgres?host=" + Host(server) + "&port=" + Port(server) + "&user=blite&search_path=" + SearchPath(server));
+        Assert.True(exit == 0, output);
+        Assert.Contains("'orders': 1200 document(s), 300 copied now, 900 already there; verified", output, StringComparison.Ordinal);
+
+        var back = directory.File("back.blite");
+        (exit, output) = Run("migrate", server.ConnectionString, back);
+        Assert.True(exit == 0, output);
+        Assert.Contains("moved 3 collection(s)", output, StringComparison.Ordinal);
+        using var onFile = new ProviderContext(new DocumentDbContextOptions { Path = back });
+        AssertSameDocuments(orders, onFile);
+        Assert.Equal(MapperBytes.Of(onFile.Probes.Mapper, FidelityTests.Probe()), MapperBytes.Of(onFile.Probes.Mapper, onFile.Probes.FindById("probe-1")!));
+        Assert.Contains("ix_Status", onFile.Orders.Query().Where(o => o.Status == "shipped").Explain(), StringComparison.Ordinal);
+        Assert.Equal(2, onFile.Counters.Insert(new Counter { Name = "after the move back" }));
+    }
+
+    [Fact]
+    public void Moving_from_a_database_without_BLite_collections_fails_clearly()
+    {
+        using var directory = new TempDirectory();
+        using var server = new ProviderDatabase(cluster, Provider.PostgreSql);
+
+        var (exit, output) = Run("migrate", server.ConnectionString, directory.File("x.blite"));
+
+        Assert.NotEqual(0, exit);
+        Assert.Contains("no BLite collections", output, StringComparison.Ordinal);
+    }
+
+    private static void AssertSameDocuments(List<Order> orders, ProviderContext context)
+    {
+        Assert.Equal(orders.Count, context.Orders.Count());
+        foreach (var order in orders)
+        {
+            var copy = context.Orders.FindById(order.Id);
+            Assert.NotNull(copy);
+            Assert.Equal(MapperBytes.Of(context.Orders.Mapper, order), MapperBytes.Of(context.Orders.Mapper, copy));
+        }
+    }
+
+    /// <summary>Runs the built blite tool of the same configuration as these tests, as a user would.</summary>
+    private static (int Exit, string Output) Run(params string[] args)
+    {
+        var testOutput = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
+        var tool = Path.Combine(PostgresCluster.RepositoryRoot(), "src", "BLite.Cli", "bin", testOutput.Parent!.Name, testOutput.Name, "blite.dll");
+        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true };
+        start.ArgumentList.Add(tool);
+        foreach (var arg in args)
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        using var process = Process.Start(start)!;
+        process.StandardInput.Close();
+        var error = process.StandardError.ReadToEndAsync();
+        var output = process.StandardOutput.ReadToEnd();
+        process.WaitForExit();
+        return (process.ExitCode, output + error.Result);
+    }
+
+    private static string Host(ProviderDatabase server) => new NpgsqlConnectionStringBuilder(server.ConnectionString).Host!;
+
+    private static int Port(ProviderDatabase server) => new NpgsqlConnectionStringBuilder(server.ConnectionString).Port;
+
+    private static string SearchPath(ProviderDatabase server) => new NpgsqlConnectionStringBuilder(server.ConnectionString).SearchPath!;
+
+    private static void Execute(string connectionString, string sql)
+    {
+        using var connection = new NpgsqlConnection(connectionString);
+        connection.Open();
+        using var command = new NpgsqlCommand(sql, connection);
+        command.ExecuteNonQuery();
+    }
+}
