@@ -1,4 +1,5 @@
 using BLite.Core.Storage;
+using BLite.Core.Storage.Devices;
 
 namespace BLite.Core;
 
@@ -60,6 +61,7 @@ internal sealed partial class DocumentDatabase
             // Closed cleanly, the copy's log holds no commit the file lacks.
             File.Delete(partialWal);
             File.Move(partial, target, overwrite: false);
+            FileDevice.FlushDirectoryOf(target);
             return copied;
         }
         catch

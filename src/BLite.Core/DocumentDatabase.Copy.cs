@@ -57,6 +57,7 @@ internal sealed partial class DocumentDatabase
                     }
                 }
 
+                to.RaiseSequenceValue(write, from.SequenceValue(snapshot));
                 write.Commit();
                 copied[name] = count;
             }

@@ -3,6 +3,7 @@ using BLite.Cli.Database;
 using BLite.Cli.Output;
 using BLite.Core.Collections;
 using BLite.Core.Storage;
+using BLite.Core.Storage.Devices;
 using BLite.Core;
 
 namespace BLite.Cli.Commands;
@@ -71,6 +72,7 @@ internal sealed class CompactCommand : Command
             File.Delete(copyWalPath);
             File.Delete(StorageEngine.WalPathFor(path));
             File.Move(copyPath, path, overwrite: true);
+            FileDevice.FlushDirectoryOf(path);
         }
         catch
         {

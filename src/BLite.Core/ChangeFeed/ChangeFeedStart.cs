@@ -20,8 +20,15 @@ public readonly record struct ChangeFeedStart
     /// <summary>The token to resume after, when <see cref="Kind"/> is <see cref="ChangeFeedStartKind.After"/>.</summary>
     public ChangeFeedToken Token { get; }
 
-    /// <summary>Every change after the one <paramref name="token"/> came from, exactly once.</summary>
-    public static ChangeFeedStart After(ChangeFeedToken token) => new(ChangeFeedStartKind.After, token);
+    /// <summary>
+    /// Every change after the one <paramref name="token"/> came from, exactly once. The default
+    /// token (<c>default(ChangeFeedToken)</c>, sequence 0 index 0) is no position in any feed and
+    /// throws <see cref="ArgumentException"/>: it is what an unset token field holds.
+    /// </summary>
+    public static ChangeFeedStart After(ChangeFeedToken token) =>
+        token == default
+            ? throw new ArgumentException("The change feed token is default(ChangeFeedToken), which no change feed ever hands out (probably a token field that was never set): resume with a token taken from an event (ChangeEvent.Token) or read with ChangeFeedToken.Parse, or start with ChangeFeedStart.Oldest or ChangeFeedStart.Now.", nameof(token))
+            : new(ChangeFeedStartKind.After, token);
 
     public static implicit operator ChangeFeedStart(ChangeFeedToken token) => After(token);
 

@@ -71,6 +71,14 @@ internal sealed partial class RawCollection
         return collection is null ? 0 : CollectionStats.ReadCount(pages.ReadPage(collection.StatsPage).Span);
     }
 
+    /// <summary>The last value handed out by the collection's sequence (0 if none or no collection).</summary>
+    public long SequenceValue(IPageReader pages)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        var collection = Resolve(pages);
+        return collection is null ? 0 : CollectionStats.ReadSequence(pages.ReadPage(collection.StatsPage).Span);
+    }
+
     /// <summary>
     /// Documents in primary-key order within <paramref name="primaryKeyRange"/> (encoded keys;
     /// null for all), forwards or backwards.

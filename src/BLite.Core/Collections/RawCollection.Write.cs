@@ -254,6 +254,21 @@ internal sealed partial class RawCollection
         return next;
     }
 
+    /// <summary>
+    /// Moves the collection's sequence up to <paramref name="value"/> (never down): a copy of a
+    /// collection carries its source's sequence, so ids handed out before the copy are never
+    /// handed out again, even those of documents deleted since.
+    /// </summary>
+    public void RaiseSequenceValue(IPageWriter pages, long value)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        var stats = pages.WritePage(ResolveOrCreate(pages).StatsPage).Span;
+        if (value > CollectionStats.ReadSequence(stats))
+        {
+            CollectionStats.WriteSequence(stats, value);
+        }
+    }
+
     private List<byte[]>[] BuildAllKeys(ReadOnlySpan<byte> document, CollectionInfo collection, ReadOnlySpan<byte> primaryKey)
     {
         var entries = new List<byte[]>[collection.Indexes.Count];

@@ -104,6 +104,31 @@ public sealed class BackupTests : IDisposable
         Assert.Throws<BLiteException>(() => restored.IntItems.Watch(new WatchOptions { ResumeAfter = ChangeFeedToken.Parse("12:end") }));
     }
 
+    [Fact]
+    public void Backup_carries_the_id_sequence_so_ids_of_deleted_documents_are_never_handed_out_again()
+    {
+        var source = _directory.File();
+        var copy = _directory.File("copy.blite");
+        using (var db = new FeedShopContext(new DocumentDbContextOptions { Path = source, Durability = Durability.Normal }))
+        {
+            var items = Enumerable.Range(0, 5).Select(i => new IntItem { Name = "auto " + i }).ToList();
+            db.IntItems.InsertMany(items);
+            Assert.Equal([1, 2, 3, 4, 5], items.Select(i => i.Id));
+
+            // The highest ids are gone: only the sequence still remembers 5 was handed out.
+            Assert.True(db.IntItems.Delete(5));
+            Assert.True(db.IntItems.Delete(4));
+            db.Database.Backup(copy);
+        }
+
+        using var restored = new FeedShopContext(new DocumentDbContextOptions { Path = copy, Durability = Durability.Normal });
+        var next = new IntItem { Name = "after the restore" };
+        restored.IntItems.Insert(next);
+
+        Assert.Equal(6, next.Id);
+        Assert.Equal([1, 2, 3, 6], restored.IntItems.FindAll().Select(i => i.Id).Order());
+    }
+
     /// <summary>Reports on the reporting thread (Progress&lt;T&gt; would post to the thread pool).</summary>
     private sealed class Inline<T>(Action<T> report) : IProgress<T>
     {

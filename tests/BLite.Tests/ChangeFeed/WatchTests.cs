@@ -230,6 +230,19 @@ public sealed class WatchTests : IDisposable
         Assert.Equal(expired.OldestAvailableSequence, fromOldest.Single().Sequence);
     }
 
+    [Fact]
+    public void Default_token_as_resume_point_throws_an_argument_exception_naming_the_unset_token()
+    {
+        _db.IntItems.Insert(new IntItem { Id = 1, Name = "one" });
+
+        var fromOptions = Assert.Throws<ArgumentException>(() => _db.IntItems.Watch(new WatchOptions { ResumeAfter = default(ChangeFeedToken) }));
+        var fromStart = Assert.Throws<ArgumentException>(() => ChangeFeedStart.After(default));
+
+        Assert.Contains("default(ChangeFeedToken)", fromOptions.Message, StringComparison.Ordinal);
+        Assert.Equal("token", fromOptions.ParamName);
+        Assert.Equal(fromOptions.Message, fromStart.Message);
+    }
+
     private FeedShopContext Open(ChangeFeedRetention? retention = null) =>
         new(new DocumentDbContextOptions { Path = _directory.File(), Durability = Durability.Normal, ChangeFeedRetention = retention ?? new ChangeFeedRetention() });
 }
