@@ -9,9 +9,10 @@ namespace BLite.Core.CrashWorker;
 
 /// <summary>
 /// The two processes of the change feed kill test.
-/// <c>feed-writer &lt;path&gt;</c>: the ledger loop (<see cref="LedgerLoop"/>) on collection
-/// "events", which has a change feed, in Full durability with frequent checkpoints; prints
-/// "ack n" after each commit.
+/// <c>feed-writer &lt;path&gt; &lt;durability&gt;</c>: the ledger loop (<see cref="LedgerLoop"/>) on
+/// collection "events", which has a change feed, in the given durability (Full or Normal: a kill
+/// loses no OS-buffered write, so Normal makes the same promise here) with frequent checkpoints;
+/// prints "ack n" after each commit.
 /// <c>feed-watcher &lt;path&gt; &lt;records&gt;</c>: a watcher in its own process. It appends
 /// one line per change received to the records file, "token operation id", so what it did with
 /// a change and the token to resume from are stored together; on start it drops a line torn by
@@ -21,16 +22,16 @@ namespace BLite.Core.CrashWorker;
 /// </summary>
 internal static class ChangeFeedWorkload
 {
-    public static int RunWriter(string path)
+    public static int RunWriter(string path, Durability durability)
     {
-        using var database = DocumentDatabase.Open(path, WriterOptions(), [new CollectionDefinition("events", changeFeed: ChangeFeedMode.On), new CollectionDefinition("meta")]);
+        using var database = DocumentDatabase.Open(path, WriterOptions(durability), [new CollectionDefinition("events", changeFeed: ChangeFeedMode.On), new CollectionDefinition("meta")]);
         LedgerLoop.Run(database, "events", Event, Console.Out);
         return 0;
     }
 
-    public static StorageOptions WriterOptions() => new()
+    public static StorageOptions WriterOptions(Durability durability) => new()
     {
-        Durability = Durability.Full,
+        Durability = durability,
         PageSize = 4096,
         WalCheckpointThresholdBytes = 96 * 1024,
     };

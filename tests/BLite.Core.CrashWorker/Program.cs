@@ -24,7 +24,7 @@ internal static class Program
         if (args.Length >= 3 && args[0] == "vectors") return VectorWorkload.Run(args[1], Enum.Parse<Durability>(args[2]));
 
         if (args.Length >= 3 && args[0] == "backup") return BackupWorkload.Run(args[1], args[2]);
-        if (args.Length >= 2 && args[0] == "feed-writer") return ChangeFeedWorkload.RunWriter(args[1]);
+        if (args.Length >= 3 && args[0] == "feed-writer") return ChangeFeedWorkload.RunWriter(args[1], Enum.Parse<Durability>(args[2]));
         if (args.Length >= 3 && args[0] == "feed-watcher") return ChangeFeedWorkload.RunWatcher(args[1], args[2]);
 
         if (args.Length >= 2 && args[0] == "try-open")

@@ -3,6 +3,7 @@ using System.Globalization;
 using BLite.Bson;
 using BLite.Core.ChangeFeed;
 using BLite.Core.CrashWorker;
+using BLite.Core.Storage;
 using BLite.Core.Tests.Storage;
 
 namespace BLite.Core.Tests.ChangeFeed;
@@ -13,17 +14,23 @@ namespace BLite.Core.Tests.ChangeFeed;
 /// and resumes from the last recorded token. Each cycle SIGKILLs one of them (chosen at random)
 /// after a random number of its acks or records, and starts it again. In the end the watcher's
 /// records must be exactly the journal's first events — nothing missing, nothing repeated, in
-/// order — and the journal must hold every acknowledged transaction, each complete.
+/// order — and the journal must hold every acknowledged transaction, each complete. Runs at Full
+/// and at Normal durability (a kill loses no write already handed to the OS, so an acknowledged
+/// Normal commit must survive it too), each with half of the cycles budget.
 /// </summary>
 public sealed class ChangeFeedKillTests
 {
-    [Fact]
-    public void Watcher_in_another_process_receives_every_committed_change_exactly_once_across_kills_of_both()
+    [Theory]
+    [InlineData(Durability.Full)]
+    [InlineData(Durability.Normal)]
+    public void Watcher_in_another_process_receives_every_committed_change_exactly_once_across_kills_of_both(Durability durability)
     {
-        var cycles = int.TryParse(Environment.GetEnvironmentVariable("BLITE_CHANGEFEED_KILL_CYCLES"), NumberStyles.Integer, CultureInfo.InvariantCulture, out var configured)
+        var budget = int.TryParse(Environment.GetEnvironmentVariable("BLITE_CHANGEFEED_KILL_CYCLES"), NumberStyles.Integer, CultureInfo.InvariantCulture, out var configured)
             ? configured
             : 100;
-        var random = new Random(20261124);
+        var cycles = Math.Max(budget / 2, 4);
+        var durabilityArgument = durability.ToString();
+        var random = new Random(20261124 + (int)durability);
         using var directory = new TempDirectory();
         var path = Path.Combine(directory.Path, "feed.blite");
         var recordsPath = Path.Combine(directory.Path, "records.txt");
@@ -31,7 +38,7 @@ public sealed class ChangeFeedKillTests
         var watcherKills = 0;
         long highestAcknowledged = 0;
 
-        var writer = Worker.Start("feed-writer", path);
+        var writer = Worker.Start("feed-writer", path, durabilityArgument);
 
         // The watcher opens read-only, which never creates the database: the writer goes first.
         writer.WaitUntilReady();
@@ -48,7 +55,7 @@ public sealed class ChangeFeedKillTests
                 {
                     writerKills++;
                     highestAcknowledged = Math.Max(highestAcknowledged, writer.HighestAck);
-                    writer = Worker.Start("feed-writer", path);
+                    writer = Worker.Start("feed-writer", path, durabilityArgument);
                 }
                 else
                 {
@@ -66,7 +73,7 @@ public sealed class ChangeFeedKillTests
         highestAcknowledged = Math.Max(highestAcknowledged, writer.HighestAck);
         ChangeFeedWorkload.RecoverRecords(recordsPath);
         var records = File.ReadAllLines(recordsPath);
-        var journal = ReadJournal(path);
+        var journal = ReadJournal(path, durability);
 
         Assert.True(writerKills >= cycles / 4 && watcherKills >= cycles / 4, $"kills: writer {writerKills}, watcher {watcherKills} of {cycles}");
         Assert.True(records.Length >= cycles, $"the watcher recorded only {records.Length} changes");
@@ -100,9 +107,9 @@ public sealed class ChangeFeedKillTests
     }
 
     /// <summary>Every journaled change as the watcher records it, read after recovery in this process.</summary>
-    private static List<string> ReadJournal(string path)
+    private static List<string> ReadJournal(string path, Durability durability)
     {
-        using var database = DocumentDatabase.Open(path, ChangeFeedWorkload.WriterOptions());
+        using var database = DocumentDatabase.Open(path, ChangeFeedWorkload.WriterOptions(durability));
         var report = database.Verify();
         Assert.True(report.IsValid, report.ToString());
         var lines = new List<string>();
