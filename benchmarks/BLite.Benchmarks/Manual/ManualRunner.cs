@@ -75,6 +75,7 @@ internal sealed partial class ManualRunner : IDisposable
         RunFlushStores();
         RunMemoryStores();
         RunQueries(_documents);
+        RunPostgreSqlStores();
         // Last, so the JSON code the SQLite peer already ran is past tiered compilation's first tiers.
         RunSerialization();
         return Ordered(_results);
@@ -273,8 +274,8 @@ internal sealed partial class ManualRunner : IDisposable
         foreach (var (scenario, durability) in groups)
         {
             var inGroup = results.Where(r => r.Scenario == scenario && r.Durability == durability);
-            ordered.AddRange(inGroup.Where(r => r.Engine == ResultTableWriter.BLiteEngine));
-            ordered.AddRange(inGroup.Where(r => r.Engine != ResultTableWriter.BLiteEngine));
+            ordered.AddRange(inGroup.Where(r => ResultTableWriter.IsBLite(r.Engine)));
+            ordered.AddRange(inGroup.Where(r => !ResultTableWriter.IsBLite(r.Engine)));
         }
 
         return ordered;

@@ -11,6 +11,9 @@ public static class ResultTableWriter
 {
     public const string BLiteEngine = "BLite";
 
+    /// <summary>BLite itself or BLite on another store (<c>BLite+PostgreSQL</c>): the row its peers are compared with.</summary>
+    public static bool IsBLite(string engine) => engine == BLiteEngine || engine.StartsWith(BLiteEngine + "+", StringComparison.Ordinal);
+
     public static void Write(TextWriter output, MachineInfo machine, int documents, IReadOnlyList<ManualResult> results)
     {
         output.WriteLine($"Machine: {machine.Description}; runtime: {machine.Runtime}; dataset: {documents.ToString("N0", CultureInfo.InvariantCulture)} documents.");
@@ -20,7 +23,7 @@ public static class ResultTableWriter
         foreach (var result in results)
         {
             var speedUp = "–";
-            if (result.Engine != BLiteEngine && FindBLite(results, result) is { } blite && blite.MedianNsPerOp > 0)
+            if (!IsBLite(result.Engine) && FindBLite(results, result) is { } blite && blite.MedianNsPerOp > 0)
             {
                 speedUp = (result.MedianNsPerOp / blite.MedianNsPerOp).ToString("0.0", CultureInfo.InvariantCulture) + "×";
             }
@@ -54,7 +57,7 @@ public static class ResultTableWriter
     {
         foreach (var candidate in results)
         {
-            if (candidate.Engine == BLiteEngine && candidate.Scenario == peer.Scenario && candidate.Durability == peer.Durability)
+            if (IsBLite(candidate.Engine) && candidate.Scenario == peer.Scenario && candidate.Durability == peer.Durability)
             {
                 return candidate;
             }
