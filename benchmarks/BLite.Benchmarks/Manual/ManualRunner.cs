@@ -41,10 +41,12 @@ internal sealed partial class ManualRunner : IDisposable
     private readonly Dictionary<int, CustomerOrder[]> _largeOrders = [];
     private readonly CustomerOrder[] _writerOrders;
     private readonly int _documents;
+    private readonly bool _postgreSqlOnly;
     private int _storeNumber;
 
-    public ManualRunner(int documents, TextWriter log, OperationTimer timer)
+    public ManualRunner(int documents, TextWriter log, OperationTimer timer, bool postgreSqlOnly)
     {
+        _postgreSqlOnly = postgreSqlOnly;
         _log = log;
         _timer = timer;
         _documents = documents;
@@ -70,6 +72,12 @@ internal sealed partial class ManualRunner : IDisposable
     /// <summary>Results grouped by scenario and durability, BLite first within each group.</summary>
     public IReadOnlyList<ManualResult> Run()
     {
+        if (_postgreSqlOnly)
+        {
+            RunPostgreSqlStores();
+            return Ordered(_results);
+        }
+
         RunBufferedStores();
         RunIndexedStores();
         RunFlushStores();
