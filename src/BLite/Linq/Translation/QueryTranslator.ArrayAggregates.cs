@@ -25,7 +25,7 @@ internal sealed partial class QueryTranslator
         ParameterExpression item;
         if (call.Arguments.Count == 2)
         {
-            if (StripQuotes(call.Arguments[1]) is not LambdaExpression { Parameters.Count: 1 } selector)
+            if (call.Arguments[1] is not LambdaExpression { Parameters.Count: 1 } selector)
             {
                 return false;
             }
@@ -67,8 +67,6 @@ internal sealed partial class QueryTranslator
         TypeCode.Decimal => NumericKind.Decimal,
         _ => null,
     };
-
-    private static Expression StripQuotes(Expression node) => node is UnaryExpression { NodeType: ExpressionType.Quote } quote ? quote.Operand : node;
 
     /// <summary>A projection is read with no query parameters bound, so a selector using a captured value stays in memory.</summary>
     private static bool UsesQueryParameter(ValueExpression value) => value switch

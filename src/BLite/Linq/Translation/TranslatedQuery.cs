@@ -56,6 +56,9 @@ internal sealed record PostOperation(PostOperationKind Kind, LambdaExpression? L
 {
     /// <summary>For <see cref="PostOperationKind.Include"/>: what a dangling reference does.</summary>
     public MissingReference Missing { get; init; }
+
+    /// <summary>For <see cref="PostOperationKind.SelectMany"/> with a result selector: <c>(row, item) => result</c>.</summary>
+    public LambdaExpression? ResultSelector { get; init; }
 }
 
 /// <summary>
