@@ -52,7 +52,7 @@ internal sealed class ArrayAggregateValueNode(ArrayAggregateValue definition, Fi
             {
                 case NumericKind.Int32:
                 case NumericKind.Int64:
-                    var integer = kind == NumericKind.Int32 ? unchecked((int)item.ToInt64()) : item.ToInt64();
+                    var integer = kind == NumericKind.Int32 ? unchecked((int)Integer(item)) : Integer(item);
                     _integer = aggregate switch
                     {
                         ArrayAggregate.Min => _count == 0 ? integer : Math.Min(_integer, integer),
@@ -87,6 +87,14 @@ internal sealed class ArrayAggregateValueNode(ArrayAggregateValue definition, Fi
 
             _count++;
         }
+
+        /// <summary>A stored fraction read at an integer type truncates, as a C# cast (and the projection's own conversion) would.</summary>
+        private static long Integer(BsonValue item) => item.Type switch
+        {
+            BsonType.Double => unchecked((long)item.AsDouble),
+            BsonType.Decimal128 => decimal.ToInt64(decimal.Truncate(item.AsDecimal)),
+            _ => item.ToInt64(),
+        };
 
         public readonly BsonValue Result()
         {

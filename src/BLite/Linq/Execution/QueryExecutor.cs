@@ -35,7 +35,7 @@ internal static class QueryExecutor
             var row = new object?[values.Length];
             for (var i = 0; i < row.Length; i++)
             {
-                row[i] = BsonClrConverter.ToClr(values[i], projection.Types[i], FieldProjection.Describe(projection.Values[i]));
+                row[i] = BsonClrConverter.ToClr(values[i], projection.Types[i], projection.Names[i]);
             }
 
             yield return row;
