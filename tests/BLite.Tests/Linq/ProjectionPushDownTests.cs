@@ -92,6 +92,9 @@ public class ProjectionPushDownTests
             .Select(o => new { Min = o.Lines.Min(l => l.Price), Max = o.Lines.Max(l => (long)l.Qty), Avg = o.Lines.Average(l => l.Qty), Big = o.Lines.Sum(l => (double)l.Qty) })),
             "$min($lines, $price)", "$max($lines, $qty)", "$average($lines, $qty)", "$sum($lines, $qty)");
         AssertPushedDown(() => _fixture.AssertSameResult(q => q.Sum(o => o.Lines.Sum(l => l.Qty))), "$sum($lines, $qty)");
+        AssertPushedDown(() => _fixture.AssertSameSequence(q => q.GroupBy(o => o.Status)
+            .Select(g => new { g.Key, Items = g.Sum(o => o.Lines.Sum(l => l.Qty)), Top = g.Max(o => o.Lines.Max(l => (decimal?)l.Price)) })),
+            "status", "$sum($lines, $qty)", "$max($lines, $price)");
         var explain = _fixture.Query.Select(o => new { o.Id, Quantity = o.Lines.Sum(l => l.Qty) }).Explain();
         Assert.Contains("fields read: _id, $sum($lines, $qty) (no document materialized)", explain);
     }
