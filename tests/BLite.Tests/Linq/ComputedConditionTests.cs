@@ -100,6 +100,7 @@ public class ComputedConditionTests(LinqFixture fixture) : IClassFixture<LinqFix
         var threshold = 4;
         _fixture.AssertSameIds(q => q.Where(o => o.Lines.Sum(l => l.Qty) > threshold));
         _fixture.AssertSameIds(q => q.Where(o => o.Lines.Sum(l => l.Qty * l.Price) > o.Total / 2));
+        _fixture.AssertSameIds(q => q.Where(o => o.Lines.Sum(l => l.Qty * threshold - 1) > 10));
         _fixture.AssertSameIds(q => q.Where(o => o.Lines.Max(l => (int?)l.Qty) >= 3));
         _fixture.AssertSameIds(q => q.Where(o => o.Lines.Average(l => (decimal?)l.Price) < 50m || o.Lines.Sum(l => l.Qty) == 0));
         Assert.Contains(_fixture.Orders, o => o.Lines.Count == 0);

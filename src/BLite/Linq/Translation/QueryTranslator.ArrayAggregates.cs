@@ -11,7 +11,11 @@ namespace BLite.Linq.Translation;
 /// </summary>
 internal sealed partial class QueryTranslator
 {
-    private bool TryArrayAggregate(MethodCallExpression call, ParameterExpression root, out ValueExpression aggregate)
+    /// <param name="parametersBound">
+    /// True in a filter, whose evaluator binds the query's parameters; a projection is read without
+    /// them, so there a selector using a literal or captured value (<c>l.Qty * 2</c>) stays in memory.
+    /// </param>
+    private bool TryArrayAggregate(MethodCallExpression call, ParameterExpression root, bool parametersBound, out ValueExpression aggregate)
     {
         aggregate = null!;
         if (call.Method.DeclaringType != typeof(Enumerable) || call.Arguments.Count is < 1 or > 2
@@ -41,7 +45,7 @@ internal sealed partial class QueryTranslator
 
         var elementType = elementBody.Type;
         if (NumericKindOf(elementType) is not { } numeric
-            || !TryValue(elementBody, item, out var element) || UsesQueryParameter(element))
+            || !TryValue(elementBody, item, out var element) || (!parametersBound && UsesQueryParameter(element)))
         {
             return false;
         }
@@ -68,7 +72,6 @@ internal sealed partial class QueryTranslator
         _ => null,
     };
 
-    /// <summary>A projection is read with no query parameters bound, so a selector using a captured value stays in memory.</summary>
     private static bool UsesQueryParameter(ValueExpression value) => value switch
     {
         OperandValue operand => operand.Operand.IsParameter,
