@@ -17,10 +17,10 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     /// <summary>Shapes are finite in practice; the bound only guards against generated-at-run-time expressions.</summary>
     private const int MaxCachedShapes = 2048;
 
-    private readonly IDocumentQuerySource<TRoot> _source;
     /// <summary>How many recently executed shapes are tried against a query before it is parameterized.</summary>
     private const int RecentShapes = 4;
 
+    private readonly IDocumentQuerySource<TRoot> _source;
     private readonly ConcurrentDictionary<Expression, TranslatedQuery> _cache = new(ExpressionShapeComparer.Instance);
     private readonly RecentShape?[] _recent = new RecentShape?[RecentShapes];
     private int _nextRecent;
@@ -207,7 +207,6 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
         }
 
         var translated = _cache.GetOrAdd(shape, fresh);
-
         Remember(shape, translated, values.Length);
         return (translated, values);
     }
