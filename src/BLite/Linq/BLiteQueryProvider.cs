@@ -10,7 +10,9 @@ namespace BLite.Linq;
 /// Runs LINQ queries over one <see cref="IDocumentQuerySource{T}"/>. Each execution lifts its
 /// values out of the expression (<see cref="ExpressionParameterizer"/>), looks the remaining
 /// shape up in a translation cache, binds the values and runs the cached translation, so a query
-/// repeated with different captured values is translated (and can be planned) once.
+/// repeated with different captured values is translated (and can be planned) once. A query of
+/// one of the last few shapes run skips the lifting: it is matched against that shape directly
+/// (<see cref="ExpressionShapeComparer.TryMatchUnparameterized"/>).
 /// </summary>
 internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
 {
