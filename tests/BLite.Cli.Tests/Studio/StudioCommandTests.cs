@@ -138,4 +138,48 @@ public class StudioCommandTests
         Assert.Contains("does not exist", result.Stderr);
         Assert.False(File.Exists(path));
     }
+
+    [Fact]
+    [System.Runtime.Versioning.UnsupportedOSPlatform("windows")]
+    public async Task Open_starts_the_browser_named_in_BROWSER_on_the_URL_with_the_token()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File();
+        TestDatabases.CreateShop(path, orders: 1);
+        // A stand-in browser: prints the address it was given to the studio's output, which it inherits.
+        var browser = directory.File("browser.sh");
+        File.WriteAllText(browser, "#!/bin/sh\nprintf 'browser opened %s\\n' \"$*\"\n");
+        File.SetUnixFileMode(browser, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+
+        using var studio = await StudioProcess.StartAsync(new Dictionary<string, string> { ["BROWSER"] = browser }, path, "--open");
+        var opened = await studio.ReadUntilAsync(line => line.StartsWith("browser opened ", StringComparison.Ordinal));
+        var (exitCode, _, error) = studio.Stop();
+
+        var url = new Uri(opened["browser opened ".Length..]);
+        Assert.Equal(studio.LaunchUrl, url);
+        Assert.Equal("127.0.0.1", url.Host);
+        Assert.Equal(studio.BaseAddress.Port, url.Port);
+        Assert.Equal("?token=" + studio.Token, url.Query);
+        Assert.Matches("^[0-9a-f]{64}$", studio.Token);
+        Assert.Equal(0, exitCode);
+        Assert.Equal("", error);
+    }
+
+    [Fact]
+    public async Task Open_with_a_browser_that_cannot_start_says_so_and_keeps_serving()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File();
+        TestDatabases.CreateShop(path, orders: 1);
+
+        using var studio = await StudioProcess.StartAsync(new Dictionary<string, string> { ["BROWSER"] = directory.File("no-such-browser") }, path, "--open");
+        using var client = await LogIn(studio);
+        var overview = await client.GetAsync("/api/overview");
+        var (exitCode, _, error) = studio.Stop();
+
+        Assert.Equal(HttpStatusCode.OK, overview.StatusCode);
+        Assert.Equal(0, exitCode);
+        Assert.Contains("could not start a browser", error);
+        Assert.Contains("no-such-browser", error);
+    }
 }
