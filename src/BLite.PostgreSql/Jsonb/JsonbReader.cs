@@ -25,7 +25,7 @@ internal static class JsonbReader
 
             WriteDocumentBody(ref json, ref bson, fields);
         }
-        catch (Exception error) when (error is JsonException or FormatException or OverflowException or InvalidOperationException)
+        catch (Exception error) when (error is JsonException or FormatException or OverflowException or InvalidOperationException or ArgumentException)
         {
             throw new BsonFormatException($"The stored jsonb is not a BLite document: {error.Message}", (int)json.TokenStartIndex);
         }
