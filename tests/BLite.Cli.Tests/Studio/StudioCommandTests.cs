@@ -46,6 +46,34 @@ public class StudioCommandTests
     }
 
     [Fact]
+    public async Task The_studio_opens_an_encrypted_database_with_its_key_file_and_its_edits_stay_encrypted()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File();
+        var keyFile = directory.File("shop.key");
+        var key = Enumerable.Range(90, BLiteEncryption.KeySize).Select(i => (byte)i).ToArray();
+        File.WriteAllText(keyFile, Convert.ToBase64String(key));
+        TestDatabases.CreateShop(path, orders: 10, BLiteEncryption.WithKey(key));
+
+        using var studio = await StudioProcess.StartAsync(path, "--key-file", keyFile);
+        using var client = await LogIn(studio);
+        var documents = await client.GetStringAsync("/api/collections/orders/documents");
+        var edit = await client.PutAsync("/api/collections/orders/documents", JsonContent.Create(new { json = """{"_id": 2, "status": "studio-secret-7f3a"}""" }));
+        var (exitCode, output, error) = studio.Stop();
+
+        Assert.Contains("c7@example.com", documents, StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.OK, edit.StatusCode);
+        Assert.True(exitCode == 0, $"exit {exitCode}\n{output}\n{error}");
+        foreach (var file in new[] { path, path + "-wal" }.Where(File.Exists))
+        {
+            Assert.True(File.ReadAllBytes(file).AsSpan().IndexOf("studio-secret-7f3a"u8) < 0, file);
+        }
+
+        using var database = DocumentDatabase.Open(path, new BLite.Core.Storage.StorageOptions { Encryption = BLiteEncryption.WithKey(key) });
+        Assert.Equal("studio-secret-7f3a", database.GetCollection("orders").FindById(2)!["status"].AsString);
+    }
+
+    [Fact]
     public async Task A_read_only_studio_runs_beside_an_application_that_holds_the_database()
     {
         using var directory = new TempDirectory();
