@@ -1,3 +1,5 @@
+using System.Buffers;
+
 namespace BLite.Core.Vectors;
 
 internal sealed partial class HnswWalkCopy
@@ -24,7 +26,38 @@ internal sealed partial class HnswWalkCopy
         }
 
         var beam = Math.Max(ef, k);
-        var visited = new HashSet<int> { entry };
+
+        // A bit per slot: cheaper than a hash set at a thousand visits per search.
+        var words = (Count + 63) / 64;
+        var visited = ArrayPool<ulong>.Shared.Rent(words);
+        try
+        {
+            Array.Clear(visited, 0, words);
+            return Walk(query, k, filter, entry, entryDistance, beam, visited, out visitedNodes);
+        }
+        finally
+        {
+            ArrayPool<ulong>.Shared.Return(visited);
+        }
+    }
+
+    private static bool Visit(ulong[] visited, int slot)
+    {
+        ref var word = ref visited[slot >> 6];
+        var bit = 1UL << slot;
+        if ((word & bit) != 0)
+        {
+            return false;
+        }
+
+        word |= bit;
+        return true;
+    }
+
+    private List<VectorMatch> Walk(ReadOnlySpan<float> query, int k, VectorCandidateFilter? filter, int entry, float entryDistance, int beam, ulong[] visited, out int visitedNodes)
+    {
+        Visit(visited, entry);
+        visitedNodes = 1;
         var candidates = new PriorityQueue<int, float>();
         var results = new PriorityQueue<int, float>(Farthest);
         candidates.Enqueue(entry, entryDistance);
@@ -42,11 +75,12 @@ internal sealed partial class HnswWalkCopy
 
             foreach (var neighbour in LinksOf(current, 0))
             {
-                if (!visited.Add(neighbour))
+                if (!Visit(visited, neighbour))
                 {
                     continue;
                 }
 
+                visitedNodes++;
                 var distance = Distance(query, neighbour);
                 if (results.Count >= beam && results.TryPeek(out _, out var bound) && distance >= bound)
                 {
@@ -65,7 +99,6 @@ internal sealed partial class HnswWalkCopy
             }
         }
 
-        visitedNodes = visited.Count;
         var found = new (int Slot, float Distance)[results.Count];
         for (var i = found.Length - 1; results.TryDequeue(out var slot, out var distance); i--)
         {
