@@ -11,7 +11,9 @@ internal sealed partial class DocumentDatabase
     /// <summary>
     /// Writes a consistent copy of this database as of one commit (the snapshot taken on entry)
     /// to the new file <paramref name="destination"/>, with the change journal and feed settings,
-    /// while writers go on: the copy reads a snapshot, which never blocks the writer. The copy is
+    /// while writers go on: the copy reads a snapshot, which never blocks the writer. The copy of
+    /// an encrypted database is encrypted under the same key (a password gets a fresh salt), so a
+    /// backup never holds the data in plaintext. The copy is
     /// written under a temporary name, checkpointed and flushed, reopened and verified, and only
     /// then renamed to <paramref name="destination"/>; a backup that fails or is killed halfway
     /// leaves nothing under the destination name (a failed one removes its partial file too).
@@ -46,7 +48,7 @@ internal sealed partial class DocumentDatabase
                 }
 
                 progress?.Invoke(0, total);
-                var options = new StorageOptions { Durability = Durability.Full, PageSize = Storage.PageSize, ChangeFeedRetention = Storage.Options.ChangeFeedRetention };
+                var options = new StorageOptions { Durability = Durability.Full, PageSize = Storage.PageSize, ChangeFeedRetention = Storage.Options.ChangeFeedRetention, Encryption = Storage.Options.Encryption };
                 using var copy = Open(openCopy is null ? StorageEngine.Open(partial, options) : openCopy(partial, options));
                 copied = CopyTo(snapshot, copy, done =>
                 {
@@ -56,7 +58,7 @@ internal sealed partial class DocumentDatabase
                 copy.Storage.Checkpoint();
             }
 
-            VerifyBackup(partial);
+            VerifyBackup(partial, Storage.Options.Encryption);
 
             // Closed cleanly, the copy's log holds no commit the file lacks.
             File.Delete(partialWal);
@@ -72,9 +74,9 @@ internal sealed partial class DocumentDatabase
         }
     }
 
-    private static void VerifyBackup(string path)
+    private static void VerifyBackup(string path, BLiteEncryption? encryption)
     {
-        using var check = Open(path, new StorageOptions { ReadOnly = true });
+        using var check = Open(path, new StorageOptions { ReadOnly = true, Encryption = encryption });
         var report = check.Verify();
         if (!report.IsValid)
         {

@@ -50,7 +50,7 @@ public sealed class DocumentProjection<TId, T, TResult>
         var row = new object?[_plan.Values.Count];
         for (var i = 0; i < row.Length; i++)
         {
-            row[i] = BsonClrConverter.ToClr(reader.ReadValue(document, i), _plan.Types[i], FieldProjection.Describe(_plan.Values[i]));
+            row[i] = BsonClrConverter.ToClr(reader.ReadValue(document, i), _plan.Types[i], _plan.Names[i]);
         }
 
         return row;

@@ -16,13 +16,14 @@ internal static class IndexedWorkload
 {
     public static readonly string[] Statuses = ["pending", "confirmed", "shipped", "delivered"];
 
-    public static int Run(string path, Durability durability)
+    public static int Run(string path, Durability durability, bool encrypted)
     {
         using var database = DocumentDatabase.Open(path, new StorageOptions
         {
             Durability = durability,
             PageSize = 4096,
             WalCheckpointThresholdBytes = 128 * 1024,
+            Encryption = encrypted ? BLiteEncryption.WithKey(CrashEncryption.Key) : null,
         },
         [
             new CollectionDefinition("orders",

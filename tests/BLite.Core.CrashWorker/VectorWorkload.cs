@@ -17,13 +17,14 @@ internal static class VectorWorkload
 
     public static VectorIndexDefinition Index { get; } = new("byEmbedding", "embedding", Dimensions, VectorMetric.Euclidean, m: 6, efConstruction: 24);
 
-    public static int Run(string path, Durability durability)
+    public static int Run(string path, Durability durability, bool encrypted)
     {
         using var database = DocumentDatabase.Open(path, new StorageOptions
         {
             Durability = durability,
             PageSize = 4096,
             WalCheckpointThresholdBytes = 128 * 1024,
+            Encryption = encrypted ? BLiteEncryption.WithKey(CrashEncryption.Key) : null,
         },
         [new CollectionDefinition("notes", vectorIndexes: [Index]), new CollectionDefinition("meta")]);
         LedgerLoop.Run(database, "notes", Note, Console.Out);

@@ -1,4 +1,5 @@
 using System.Text;
+using BLite.Tests.ChangeFeed;
 using BLite.Tests.Model;
 
 namespace BLite.Tests;
@@ -36,6 +37,45 @@ public sealed class EncryptedContextTests : IDisposable
         using (var db = new ShopContext(Options(path, BLiteEncryption.WithKey(Key))))
         {
             Assert.Equal(Marker, db.Orders.FindById(id)!.Customer.FullName);
+        }
+    }
+
+    [Fact]
+    public async Task The_change_journal_and_a_backup_of_an_encrypted_database_are_encrypted_under_the_same_key()
+    {
+        var path = _directory.File();
+        var backup = _directory.File("backup.blite");
+        ObjectId id;
+        using (var db = new FeedShopContext(Options(path, BLiteEncryption.WithKey(Key))))
+        {
+            var order = Orders.Create(1);
+            order.Customer.FullName = Marker;
+            id = db.Orders.Insert(order);
+            order.Status = "shipped";
+            db.Orders.Update(order);
+            var journal = await ChangeStreams.Take(db.Orders.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 2);
+            Assert.Equal(Marker, journal[1].Before!.Customer.FullName);
+            db.Database.Backup(backup);
+        }
+
+        AssertNoMarker(path, path + "-wal", backup);
+        Assert.False(File.Exists(backup + "-wal"));
+        Assert.Throws<BLiteEncryptionException>(() => new FeedShopContext(new DocumentDbContextOptions { Path = backup, ReadOnly = true }));
+        using var restored = new FeedShopContext(Options(backup, BLiteEncryption.WithKey(Key)));
+        Assert.Equal(Marker, restored.Orders.FindById(id)!.Customer.FullName);
+        var restoredJournal = await ChangeStreams.Take(restored.Orders.Watch(new WatchOptions { StartAt = ChangeFeedStart.Oldest }), 2);
+        Assert.Equal(Marker, restoredJournal[1].Before!.Customer.FullName);
+        Assert.True(restored.Database.Verify().IsValid);
+    }
+
+    private static void AssertNoMarker(params string[] files)
+    {
+        foreach (var file in files)
+        {
+            var bytes = File.ReadAllBytes(file);
+            Assert.True(bytes.Length > 0, file);
+            Assert.True(bytes.AsSpan().IndexOf(Encoding.UTF8.GetBytes(Marker)) < 0, file);
+            Assert.True(bytes.AsSpan().IndexOf(Encoding.Unicode.GetBytes(Marker)) < 0, file);
         }
     }
 

@@ -15,6 +15,12 @@ public enum StoreDurability
 
     /// <summary>Nothing reaches a file.</summary>
     InMemory,
+
+    /// <summary>
+    /// Commits are acknowledged by a database server (PostgreSQL), durable as the server is
+    /// configured; only engines on the same server are compared at this level.
+    /// </summary>
+    Server,
 }
 
 public static class StoreDurabilityLabels
@@ -25,6 +31,7 @@ public static class StoreDurabilityLabels
         StoreDurability.FlushPerCommit => "flush",
         StoreDurability.OsBuffered => "buffered",
         StoreDurability.InMemory => "memory",
+        StoreDurability.Server => "server",
         _ => throw new ArgumentOutOfRangeException(nameof(durability), durability, "Unknown durability level."),
     };
 }

@@ -2,24 +2,34 @@ using System.Globalization;
 
 namespace BLite.Benchmarks.Manual;
 
-/// <summary>Command line of <c>manual [--documents N] [--json FILE]</c>.</summary>
-public sealed record ManualOptions(int Documents, string? JsonPath)
+/// <summary>
+/// Command line of <c>manual [--documents N] [--json FILE] [--postgresql-only]</c>; the last runs
+/// only the PostgreSQL provider comparison.
+/// </summary>
+public sealed record ManualOptions(int Documents, string? JsonPath, bool PostgreSqlOnly = false)
 {
     public const int DefaultDocuments = 1000;
 
     /// <summary>Statuses cycle every four orders, so fewer would leave the "shipped" scan empty.</summary>
     public const int MinDocuments = 4;
-    public const string Usage = "usage: BLite.Benchmarks manual [--documents N] [--json FILE]";
+    public const string Usage = "usage: BLite.Benchmarks manual [--documents N] [--json FILE] [--postgresql-only]";
 
     /// <summary>Parses the arguments after "manual"; false with a message naming the problem otherwise.</summary>
     public static bool TryParse(IReadOnlyList<string> args, out ManualOptions options, out string error)
     {
         var documents = DefaultDocuments;
         string? jsonPath = null;
+        var postgreSqlOnly = false;
         options = new ManualOptions(documents, jsonPath);
         for (var i = 0; i < args.Count; i++)
         {
             var name = args[i];
+            if (name == "--postgresql-only")
+            {
+                postgreSqlOnly = true;
+                continue;
+            }
+
             if (name is not ("--documents" or "--json"))
             {
                 error = $"unknown argument '{name}'";
@@ -44,7 +54,7 @@ public sealed record ManualOptions(int Documents, string? JsonPath)
             }
         }
 
-        options = new ManualOptions(documents, jsonPath);
+        options = new ManualOptions(documents, jsonPath, postgreSqlOnly);
         error = "";
         return true;
     }

@@ -8,9 +8,9 @@ internal sealed partial class ManualRunner
 {
     private void RunFindById(IReadOnlyList<IOrderStore> stores)
     {
+        RunFindByIdSingle(stores);
         var keys = _data.LookupKeys;
         var mask = keys.Length - 1;
-        Compare("find-by-id", stores, store => _timer.Operations(int.MaxValue, i => Require(store.FindById(keys[i & mask]))));
         Compare("find-by-id-loop-1000", stores, store => _timer.Operations(int.MaxValue, i =>
         {
             var start = i * FindByIdLoopBenchmark.Lookups;
@@ -19,6 +19,13 @@ internal sealed partial class ManualRunner
                 Require(store.FindById(keys[(start + j) & mask]));
             }
         }));
+    }
+
+    private void RunFindByIdSingle(IReadOnlyList<IOrderStore> stores)
+    {
+        var keys = _data.LookupKeys;
+        var mask = keys.Length - 1;
+        Compare("find-by-id", stores, store => _timer.Operations(int.MaxValue, i => Require(store.FindById(keys[i & mask]))));
     }
 
     private void RunScan(IReadOnlyList<IOrderStore> stores, string scenario)

@@ -41,10 +41,12 @@ internal sealed partial class ManualRunner : IDisposable
     private readonly Dictionary<int, CustomerOrder[]> _largeOrders = [];
     private readonly CustomerOrder[] _writerOrders;
     private readonly int _documents;
+    private readonly bool _postgreSqlOnly;
     private int _storeNumber;
 
-    public ManualRunner(int documents, TextWriter log, OperationTimer timer)
+    public ManualRunner(int documents, TextWriter log, OperationTimer timer, bool postgreSqlOnly)
     {
+        _postgreSqlOnly = postgreSqlOnly;
         _log = log;
         _timer = timer;
         _documents = documents;
@@ -70,11 +72,18 @@ internal sealed partial class ManualRunner : IDisposable
     /// <summary>Results grouped by scenario and durability, BLite first within each group.</summary>
     public IReadOnlyList<ManualResult> Run()
     {
+        if (_postgreSqlOnly)
+        {
+            RunPostgreSqlStores();
+            return Ordered(_results);
+        }
+
         RunBufferedStores();
         RunIndexedStores();
         RunFlushStores();
         RunMemoryStores();
         RunQueries(_documents);
+        RunPostgreSqlStores();
         // Last, so the JSON code the SQLite peer already ran is past tiered compilation's first tiers.
         RunSerialization();
         return Ordered(_results);
@@ -273,8 +282,8 @@ internal sealed partial class ManualRunner : IDisposable
         foreach (var (scenario, durability) in groups)
         {
             var inGroup = results.Where(r => r.Scenario == scenario && r.Durability == durability);
-            ordered.AddRange(inGroup.Where(r => r.Engine == ResultTableWriter.BLiteEngine));
-            ordered.AddRange(inGroup.Where(r => r.Engine != ResultTableWriter.BLiteEngine));
+            ordered.AddRange(inGroup.Where(r => ResultTableWriter.IsBLite(r.Engine)));
+            ordered.AddRange(inGroup.Where(r => !ResultTableWriter.IsBLite(r.Engine)));
         }
 
         return ordered;

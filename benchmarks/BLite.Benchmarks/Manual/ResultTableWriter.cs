@@ -11,6 +11,9 @@ public static class ResultTableWriter
 {
     public const string BLiteEngine = "BLite";
 
+    /// <summary>BLite itself or BLite on another store (<c>BLite+PostgreSQL</c>): the row its peers are compared with.</summary>
+    public static bool IsBLite(string engine) => engine == BLiteEngine || engine.StartsWith(BLiteEngine + "+", StringComparison.Ordinal);
+
     public static void Write(TextWriter output, MachineInfo machine, int documents, IReadOnlyList<ManualResult> results)
     {
         output.WriteLine($"Machine: {machine.Description}; runtime: {machine.Runtime}; dataset: {documents.ToString("N0", CultureInfo.InvariantCulture)} documents.");
@@ -20,7 +23,7 @@ public static class ResultTableWriter
         foreach (var result in results)
         {
             var speedUp = "–";
-            if (result.Engine != BLiteEngine && FindBLite(results, result) is { } blite && blite.MedianNsPerOp > 0)
+            if (!IsBLite(result.Engine) && FindBLite(results, result) is { } blite && blite.MedianNsPerOp > 0)
             {
                 speedUp = (result.MedianNsPerOp / blite.MedianNsPerOp).ToString("0.0", CultureInfo.InvariantCulture) + "×";
             }
@@ -30,7 +33,7 @@ public static class ResultTableWriter
 
         output.WriteLine();
         output.WriteLine("LiteDB runs as shipped (no durability setting): on a file it syncs every commit, so its buffered write rows pay a sync. It keeps DateTime to the millisecond; the agreement check compares it at that precision.");
-        if (!results.Any(r => r.Engine == BLiteEngine))
+        if (results.Count > 0 && !results.Any(r => IsBLite(r.Engine)))
         {
             output.WriteLine("BLite: no rows yet, its engine adapter is not part of this build.");
         }
@@ -54,7 +57,7 @@ public static class ResultTableWriter
     {
         foreach (var candidate in results)
         {
-            if (candidate.Engine == BLiteEngine && candidate.Scenario == peer.Scenario && candidate.Durability == peer.Durability)
+            if (IsBLite(candidate.Engine) && candidate.Scenario == peer.Scenario && candidate.Durability == peer.Durability)
             {
                 return candidate;
             }

@@ -20,7 +20,7 @@ internal sealed class StudioCommand : Command
     [
         new OptionSpec("port", "n", "Listen on this port. Default: a free port."),
         new OptionSpec("read-only", null, "Open the database read-only: no lock is taken, so the studio can look at a database a running application holds; nothing can be changed."),
-        new OptionSpec("open", null, "Open the studio in the default web browser."),
+        new OptionSpec("open", null, "Open the studio in the web browser: the program in $BROWSER if set, else the desktop's default."),
         new OptionSpec("listen", "address", "Listen on this interface instead of 127.0.0.1 (e.g. 0.0.0.0). Anyone who can reach it and has the token can read and change the database."),
     ];
 
@@ -78,18 +78,31 @@ internal sealed class StudioCommand : Command
         return ExitCodes.Ok;
     }
 
+    /// <summary>The environment variable naming the browser to start, as many Unix tools read it.</summary>
+    internal const string BrowserVariable = "BROWSER";
+
     private static void OpenBrowser(Uri url, CommandContext context)
     {
-        var (program, argument) = OperatingSystem.IsWindows() ? ("explorer.exe", url.ToString())
-            : OperatingSystem.IsMacOS() ? ("open", url.ToString())
-            : ("xdg-open", url.ToString());
+        var program = BrowserFromEnvironment()
+            ?? (OperatingSystem.IsWindows() ? "explorer.exe" : OperatingSystem.IsMacOS() ? "open" : "xdg-open");
         try
         {
-            using var process = Process.Start(new ProcessStartInfo(program, argument) { UseShellExecute = false });
+            var start = new ProcessStartInfo(program) { UseShellExecute = false };
+            start.ArgumentList.Add(url.ToString());
+            using var process = Process.Start(start);
         }
         catch (System.ComponentModel.Win32Exception exception)
         {
             context.Error.WriteLine(string.Create(CultureInfo.InvariantCulture, $"blite: could not start a browser ({program}: {exception.Message}); open the URL above yourself."));
         }
     }
+
+    /// <summary>
+    /// The first program in $BROWSER (a colon-separated list by convention), so a user can pick a
+    /// browser other than the desktop's default, and a test can see the URL without starting one.
+    /// </summary>
+    private static string? BrowserFromEnvironment() =>
+        Environment.GetEnvironmentVariable(BrowserVariable)?
+            .Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .FirstOrDefault();
 }

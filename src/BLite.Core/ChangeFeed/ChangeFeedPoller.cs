@@ -14,8 +14,14 @@ namespace BLite.Core.ChangeFeed;
 internal sealed class ChangeFeedPoller
 {
     private readonly string _path;
+    private readonly BLiteEncryption? _encryption;
 
-    public ChangeFeedPoller(string path) => _path = path;
+    /// <param name="encryption">The key of an encrypted database; null for a plain one.</param>
+    public ChangeFeedPoller(string path, BLiteEncryption? encryption = null)
+    {
+        _path = path;
+        _encryption = encryption;
+    }
 
     /// <summary>The position <paramref name="start"/> means now; a trimmed token throws <see cref="BLiteChangeFeedExpiredException"/>.</summary>
     public ChangeFeedToken Resolve(ChangeFeedStart start)
@@ -54,5 +60,5 @@ internal sealed class ChangeFeedPoller
         return database.GetRawCollection(collection).GetChangeFeed(read) != ChangeFeedMode.Off;
     }
 
-    private DocumentDatabase OpenReadOnly() => DocumentDatabase.Open(_path, new StorageOptions { ReadOnly = true });
+    private DocumentDatabase OpenReadOnly() => DocumentDatabase.Open(_path, new StorageOptions { ReadOnly = true, Encryption = _encryption });
 }

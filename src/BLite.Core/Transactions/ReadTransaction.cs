@@ -42,6 +42,9 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
 
     internal long Snapshot { get; private set; }
 
+    /// <summary>The engine this snapshot reads (caches of per-snapshot data key on it); throws once disposed.</summary>
+    internal StorageEngine SnapshotEngine => Engine;
+
     private StorageEngine Engine
     {
         get

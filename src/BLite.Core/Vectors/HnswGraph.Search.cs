@@ -27,6 +27,19 @@ internal sealed partial class HnswGraph
             return [];
         }
 
+        if (HnswWalkCopies.Find(pages, RootPageId) is { } copy)
+        {
+            return copy.Search(query, k, ef, filter, out visitedNodes);
+        }
+
+        var matches = WalkPages(pages, meta, query, k, ef, filter, out visitedNodes);
+        HnswWalkCopies.RecordWalk(pages, RootPageId, visitedNodes, meta.Count, snapshot => HnswWalkCopy.Build(_tree, pages, meta, Definition, snapshot));
+        return matches;
+    }
+
+    /// <summary>The search over the pages: one B+ tree lookup per node visited.</summary>
+    internal List<VectorMatch> WalkPages(IPageReader pages, HnswMeta meta, ReadOnlySpan<float> query, int k, int ef, VectorCandidateFilter? filter, out int visitedNodes)
+    {
         var scratch = new SearchScratch();
         pages = scratch.Memo.Begin(pages);
         var entry = meta.EntryNode;

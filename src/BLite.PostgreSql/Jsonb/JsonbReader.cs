@@ -25,7 +25,7 @@ internal static class JsonbReader
 
             WriteDocumentBody(ref json, ref bson, fields);
         }
-        catch (Exception error) when (error is JsonException or FormatException or OverflowException or InvalidOperationException)
+        catch (Exception error) when (error is JsonException or FormatException or OverflowException or InvalidOperationException or ArgumentException)
         {
             throw new BsonFormatException($"The stored jsonb is not a BLite document: {error.Message}", (int)json.TokenStartIndex);
         }
@@ -37,7 +37,7 @@ internal static class JsonbReader
         var token = bson.BeginDocument();
         while (Next(ref json) == JsonTokenType.PropertyName)
         {
-            var fieldId = fields.GetOrAdd(JsonbTags.UnescapeName(json.GetString()!));
+            var fieldId = FieldId(ref json, fields);
             Next(ref json);
             WriteValue(ref json, ref bson, fields, fieldId, isItem: false);
         }
@@ -59,7 +59,16 @@ internal static class JsonbReader
                 break;
             case JsonTokenType.String:
                 Header(ref bson, BsonType.String, fieldId, isItem);
-                bson.WriteString(json.GetString()!);
+                if (json.ValueIsEscaped)
+                {
+                    bson.WriteString(json.GetString()!);
+                }
+                else
+                {
+                    // PostgreSQL's jsonb text is valid UTF-8: the unescaped bytes go to the document as they are.
+                    bson.WriteStringUtf8(json.ValueSpan);
+                }
+
                 break;
             case JsonTokenType.Number:
                 WriteNumber(ref json, ref bson, fieldId, isItem);
@@ -76,7 +85,7 @@ internal static class JsonbReader
                 break;
             case JsonTokenType.StartObject:
                 var peek = json;
-                if (Next(ref peek) == JsonTokenType.PropertyName && JsonbTags.IsTag(peek.GetString()))
+                if (Next(ref peek) == JsonTokenType.PropertyName && IsTagKey(ref peek))
                 {
                     WriteTagged(ref json, ref bson, fields, fieldId, isItem);
                 }
@@ -91,6 +100,34 @@ internal static class JsonbReader
                 throw Malformed($"unexpected {json.TokenType}", json);
         }
     }
+
+    /// <summary>
+    /// The field id of the property name the reader stands on, found without allocating a string
+    /// for names the dictionary already holds (every name after a document's first read).
+    /// </summary>
+    private static ushort FieldId(ref Utf8JsonReader json, BsonFieldDictionary fields)
+    {
+        const int MaxStackName = 128;
+        if (json.ValueSpan.Length <= MaxStackName)
+        {
+            Span<char> buffer = stackalloc char[MaxStackName];
+            ReadOnlySpan<char> name = buffer[..json.CopyString(buffer)];
+            if (name.StartsWith("$$", StringComparison.Ordinal))
+            {
+                name = name[1..];
+            }
+
+            if (fields.TryGetId(name, out var id))
+            {
+                return id;
+            }
+        }
+
+        return fields.GetOrAdd(JsonbTags.UnescapeName(json.GetString()!));
+    }
+
+    private static bool IsTagKey(ref Utf8JsonReader key) =>
+        key.ValueIsEscaped ? JsonbTags.IsTag(key.GetString()) : key.ValueSpan is [(byte)'$', var second, ..] && second != (byte)'$';
 
     /// <summary>A plain number: an integer is an Int32 (larger ones, never written by BLite, an Int64), one with a fraction a Double.</summary>
     private static void WriteNumber(ref Utf8JsonReader json, ref BsonSpanWriter bson, ushort fieldId, bool isItem)
@@ -108,7 +145,7 @@ internal static class JsonbReader
         else
         {
             Header(ref bson, BsonType.Double, fieldId, isItem);
-            bson.WriteDouble(double.Parse(Encoding.UTF8.GetString(json.ValueSpan), NumberStyles.Float, CultureInfo.InvariantCulture));
+            bson.WriteDouble(double.Parse(json.ValueSpan, NumberStyles.Float, CultureInfo.InvariantCulture));
         }
     }
 

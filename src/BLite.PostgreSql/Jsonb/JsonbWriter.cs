@@ -86,13 +86,13 @@ internal static class JsonbWriter
                 break;
             case BsonType.DateTime:
                 var dateTime = reader.ReadDateTime();
-                Tagged(json, JsonbTags.Date).WriteStringValue(dateTime.ToString(JsonbTags.DateFormat, CultureInfo.InvariantCulture));
+                WriteInstant(Tagged(json, JsonbTags.Date), dateTime);
                 json.WriteNumber(JsonbTags.Kind, (int)dateTime.Kind);
                 json.WriteEndObject();
                 break;
             case BsonType.DateTimeOffset:
                 var offset = reader.ReadDateTimeOffset();
-                Tagged(json, JsonbTags.DateTimeOffset).WriteStringValue(offset.UtcDateTime.ToString(JsonbTags.DateFormat, CultureInfo.InvariantCulture));
+                WriteInstant(Tagged(json, JsonbTags.DateTimeOffset), offset.UtcDateTime);
                 json.WriteNumber(JsonbTags.Offset, (int)(offset.Offset.Ticks / TimeSpan.TicksPerMinute));
                 json.WriteEndObject();
                 break;
@@ -170,6 +170,18 @@ internal static class JsonbWriter
             default:
                 throw new BsonFormatException($"BSON type 0x{(byte)type:X2} has no jsonb form", reader.Position);
         }
+    }
+
+    /// <summary>The fixed-width date text, formatted straight to UTF-8 (dates are in most documents).</summary>
+    private static void WriteInstant(Utf8JsonWriter json, DateTime value)
+    {
+        Span<byte> text = stackalloc byte[32];
+        if (!value.TryFormat(text, out var written, JsonbTags.DateFormat, CultureInfo.InvariantCulture))
+        {
+            throw new InvalidOperationException($"The date {value:O} does not fit its jsonb text form.");
+        }
+
+        json.WriteStringValue(text[..written]);
     }
 
     private static Utf8JsonWriter Tagged(Utf8JsonWriter json, string tag)

@@ -10,23 +10,34 @@ namespace BLite.Linq;
 /// Runs LINQ queries over one <see cref="IDocumentQuerySource{T}"/>. Each execution lifts its
 /// values out of the expression (<see cref="ExpressionParameterizer"/>), looks the remaining
 /// shape up in a translation cache, binds the values and runs the cached translation, so a query
-/// repeated with different captured values is translated (and can be planned) once.
+/// repeated with different captured values is translated (and can be planned) once. A query of
+/// one of the last few shapes run skips the lifting: it is matched against that shape directly
+/// (<see cref="ExpressionShapeComparer.TryMatchUnparameterized"/>).
 /// </summary>
 internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
 {
     /// <summary>Shapes are finite in practice; the bound only guards against generated-at-run-time expressions.</summary>
     private const int MaxCachedShapes = 2048;
 
+    /// <summary>How many recently executed shapes are tried against a query before it is parameterized.</summary>
+    private const int RecentShapes = 4;
+
     private readonly IDocumentQuerySource<TRoot> _source;
     private readonly ConcurrentDictionary<Expression, TranslatedQuery> _cache = new(ExpressionShapeComparer.Instance);
+    private readonly RecentShape?[] _recent = new RecentShape?[RecentShapes];
+    private int _nextRecent;
     private long _cacheHits;
     private long _cacheMisses;
+    private long _recentHits;
 
     public BLiteQueryProvider(IDocumentQuerySource<TRoot> source) => _source = source;
 
     public long CacheHits => Interlocked.Read(ref _cacheHits);
 
     public long CacheMisses => Interlocked.Read(ref _cacheMisses);
+
+    /// <summary>Cache hits served by matching a recent shape, without parameterizing the expression.</summary>
+    public long RecentHits => Interlocked.Read(ref _recentHits);
 
     public int CachedShapes => _cache.Count;
 
@@ -170,6 +181,13 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     private (TranslatedQuery Translated, object?[] Values) Prepare(Expression expression)
     {
         ArgumentNullException.ThrowIfNull(expression);
+        if (TryRecent(expression) is { } recent)
+        {
+            Interlocked.Increment(ref _cacheHits);
+            Interlocked.Increment(ref _recentHits);
+            return recent;
+        }
+
         var (shape, values) = ExpressionParameterizer.Parameterize(expression);
         if (!ExpressionShapeComparer.IsCacheable(shape))
         {
@@ -179,18 +197,53 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
         if (_cache.TryGetValue(shape, out var cached))
         {
             Interlocked.Increment(ref _cacheHits);
+            Remember(shape, cached, values.Length);
             return (cached, values);
         }
 
         Interlocked.Increment(ref _cacheMisses);
-        var translated = QueryTranslator.Translate(shape, values.Length, _source.FieldPaths);
+        var fresh = QueryTranslator.Translate(shape, values.Length, _source.FieldPaths);
         if (_cache.Count >= MaxCachedShapes)
         {
             _cache.Clear();
         }
 
-        return (_cache.GetOrAdd(shape, translated), values);
+        var translated = _cache.GetOrAdd(shape, fresh);
+        Remember(shape, translated, values.Length);
+        return (translated, values);
     }
+
+    /// <summary>
+    /// The fast path of a repeated query: the expression is matched against the few shapes run
+    /// last, reading its values where the shape has parameter slots, so it is neither rebuilt
+    /// into a shape nor hashed. Most calls repeat one of a handful of shapes.
+    /// </summary>
+    private (TranslatedQuery, object?[])? TryRecent(Expression expression)
+    {
+        foreach (var recent in _recent)
+        {
+            if (recent is null)
+            {
+                continue;
+            }
+
+            var values = recent.ParameterCount == 0 ? [] : new object?[recent.ParameterCount];
+            if (ExpressionShapeComparer.TryMatchUnparameterized(recent.Shape, expression, values))
+            {
+                return (recent.Translated, values);
+            }
+        }
+
+        return null;
+    }
+
+    private void Remember(Expression shape, TranslatedQuery translated, int parameterCount)
+    {
+        var slot = (int)((uint)Interlocked.Increment(ref _nextRecent) % RecentShapes);
+        _recent[slot] = new RecentShape(shape, translated, parameterCount);
+    }
+
+    private sealed record RecentShape(Expression Shape, TranslatedQuery Translated, int ParameterCount);
 
     private static TResult Cast<TResult>(object? result) => result is null ? default! : (TResult)result;
 }

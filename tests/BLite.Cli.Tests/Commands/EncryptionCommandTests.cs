@@ -1,4 +1,9 @@
 using System.Text;
+using BLite.Bson;
+using BLite.Core;
+using BLite.Core.ChangeFeed;
+using BLite.Core.Collections;
+using BLite.Core.Storage;
 
 namespace BLite.Cli.Tests.Commands;
 
@@ -71,6 +76,37 @@ public class EncryptionCommandTests
         CliAssert.FailedWithOneLine(BliteProcess.Run("collections", path, "--key-file", bad), 3, "does not hold a 32-byte key");
         CliAssert.FailedWithOneLine(BliteProcess.Run("rekey", path, "--key-file", bad), 3, "does not hold a 32-byte key");
         CliAssert.FailedWithOneLine(BliteProcess.RunWith(Env(("BLITE_KEY", Convert.ToHexString(OldKey))), "rekey", path), 1, "no new key");
+    }
+
+    [Fact]
+    public void Watch_and_backup_take_the_key_and_the_backup_stays_encrypted_under_it()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File("feed.blite");
+        var copy = directory.File("copy.blite");
+        var keyFile = directory.File("feed.key");
+        File.WriteAllBytes(keyFile, OldKey);
+        using (var database = DocumentDatabase.Open(path, new StorageOptions { Encryption = BLiteEncryption.WithKey(OldKey) }, [new CollectionDefinition("events", changeFeed: ChangeFeedMode.On)]))
+        {
+            database.GetCollection("events").InsertMany(Enumerable.Range(1, 20).Select(i => new BsonDocument { ["_id"] = i, ["secret"] = "c17@example.com" }));
+        }
+
+        CliAssert.FailedWithOneLine(BliteProcess.Run("watch", path, "events", "--from", "oldest", "--count", "1"), 3, "is encrypted");
+        var watched = BliteProcess.Run("watch", path, "events", "--from", "oldest", "--count", "20", "--key-file", keyFile);
+        CliAssert.Succeeded(watched);
+        Assert.Equal(20, watched.StdoutLines.Count(line => line.Contains("c17@example.com", StringComparison.Ordinal)));
+
+        CliAssert.FailedWithOneLine(BliteProcess.Run("backup", path, copy), 3, "is encrypted");
+        Assert.False(File.Exists(copy));
+        CliAssert.Succeeded(BliteProcess.RunWith(Env(("BLITE_KEY", Convert.ToHexString(OldKey))), "backup", path, copy));
+
+        Assert.False(Contains(File.ReadAllBytes(copy), "c17@example.com"));
+        Assert.Contains("encrypted BLite database", BliteProcess.Run("info", copy).Stdout, StringComparison.Ordinal);
+        CliAssert.Succeeded(BliteProcess.Run("check", copy, "--key-file", keyFile));
+        var fromCopy = BliteProcess.Run("watch", copy, "--from", "oldest", "--count", "20", "--key-file", keyFile);
+        CliAssert.Succeeded(fromCopy);
+        Assert.Equal(watched.StdoutLines, fromCopy.StdoutLines);
+        Assert.Equal(20, TestDatabases.ReadAll(copy, "events", BLiteEncryption.WithKey(OldKey)).Count);
     }
 
     private static Dictionary<string, string?> Env(params (string Name, string Value)[] variables)

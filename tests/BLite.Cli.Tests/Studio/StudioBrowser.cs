@@ -3,7 +3,7 @@ using Microsoft.Playwright;
 namespace BLite.Cli.Tests.Studio;
 
 /// <summary>
-/// One headless Chromium for the browser tests: Debian's /usr/bin/chromium (.ci/install-chromium
+/// One headless Chromium for the browser tests: Debian's /usr/bin/chromium (.ci/install-browsers
 /// installs it), driven by Playwright; Playwright's own browser download is never used.
 /// </summary>
 public sealed class StudioBrowser : IAsyncLifetime
@@ -19,7 +19,7 @@ public sealed class StudioBrowser : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        Assert.True(File.Exists(ChromiumPath), $"{ChromiumPath} is missing; run .ci/install-chromium (Debian's chromium package).");
+        Assert.True(File.Exists(ChromiumPath), $"{ChromiumPath} is missing; run .ci/install-browsers (Debian's chromium package).");
         _playwright = await Playwright.CreateAsync();
         Browser = await _playwright.Chromium.LaunchAsync(new BrowserTypeLaunchOptions { ExecutablePath = ChromiumPath, Headless = true });
     }

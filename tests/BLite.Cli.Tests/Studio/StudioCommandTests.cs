@@ -46,6 +46,34 @@ public class StudioCommandTests
     }
 
     [Fact]
+    public async Task The_studio_opens_an_encrypted_database_with_its_key_file_and_its_edits_stay_encrypted()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File();
+        var keyFile = directory.File("shop.key");
+        var key = Enumerable.Range(90, BLiteEncryption.KeySize).Select(i => (byte)i).ToArray();
+        File.WriteAllText(keyFile, Convert.ToBase64String(key));
+        TestDatabases.CreateShop(path, orders: 10, BLiteEncryption.WithKey(key));
+
+        using var studio = await StudioProcess.StartAsync(path, "--key-file", keyFile);
+        using var client = await LogIn(studio);
+        var documents = await client.GetStringAsync("/api/collections/orders/documents");
+        var edit = await client.PutAsync("/api/collections/orders/documents", JsonContent.Create(new { json = """{"_id": 2, "status": "studio-secret-7f3a"}""" }));
+        var (exitCode, output, error) = studio.Stop();
+
+        Assert.Contains("c7@example.com", documents, StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.OK, edit.StatusCode);
+        Assert.True(exitCode == 0, $"exit {exitCode}\n{output}\n{error}");
+        foreach (var file in new[] { path, path + "-wal" }.Where(File.Exists))
+        {
+            Assert.True(File.ReadAllBytes(file).AsSpan().IndexOf("studio-secret-7f3a"u8) < 0, file);
+        }
+
+        using var database = DocumentDatabase.Open(path, new BLite.Core.Storage.StorageOptions { Encryption = BLiteEncryption.WithKey(key) });
+        Assert.Equal("studio-secret-7f3a", database.GetCollection("orders").FindById(2)!["status"].AsString);
+    }
+
+    [Fact]
     public async Task A_read_only_studio_runs_beside_an_application_that_holds_the_database()
     {
         using var directory = new TempDirectory();
@@ -137,5 +165,49 @@ public class StudioCommandTests
         Assert.Equal(ExitCodes.Error, result.ExitCode);
         Assert.Contains("does not exist", result.Stderr);
         Assert.False(File.Exists(path));
+    }
+
+    [Fact]
+    [System.Runtime.Versioning.UnsupportedOSPlatform("windows")]
+    public async Task Open_starts_the_browser_named_in_BROWSER_on_the_URL_with_the_token()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File();
+        TestDatabases.CreateShop(path, orders: 1);
+        // A stand-in browser: prints the address it was given to the studio's output, which it inherits.
+        var browser = directory.File("browser.sh");
+        File.WriteAllText(browser, "#!/bin/sh\nprintf 'browser opened %s\\n' \"$*\"\n");
+        File.SetUnixFileMode(browser, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+
+        using var studio = await StudioProcess.StartAsync(new Dictionary<string, string> { ["BROWSER"] = browser }, path, "--open");
+        var opened = await studio.ReadUntilAsync(line => line.StartsWith("browser opened ", StringComparison.Ordinal));
+        var (exitCode, _, error) = studio.Stop();
+
+        var url = new Uri(opened["browser opened ".Length..]);
+        Assert.Equal(studio.LaunchUrl, url);
+        Assert.Equal("127.0.0.1", url.Host);
+        Assert.Equal(studio.BaseAddress.Port, url.Port);
+        Assert.Equal("?token=" + studio.Token, url.Query);
+        Assert.Matches("^[0-9a-f]{64}$", studio.Token);
+        Assert.Equal(0, exitCode);
+        Assert.Equal("", error);
+    }
+
+    [Fact]
+    public async Task Open_with_a_browser_that_cannot_start_says_so_and_keeps_serving()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File();
+        TestDatabases.CreateShop(path, orders: 1);
+
+        using var studio = await StudioProcess.StartAsync(new Dictionary<string, string> { ["BROWSER"] = directory.File("no-such-browser") }, path, "--open");
+        using var client = await LogIn(studio);
+        var overview = await client.GetAsync("/api/overview");
+        var (exitCode, _, error) = studio.Stop();
+
+        Assert.Equal(HttpStatusCode.OK, overview.StatusCode);
+        Assert.Equal(0, exitCode);
+        Assert.Contains("could not start a browser", error);
+        Assert.Contains("no-such-browser", error);
     }
 }

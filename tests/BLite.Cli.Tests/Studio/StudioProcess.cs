@@ -27,7 +27,11 @@ internal sealed class StudioProcess : IDisposable
 
     public string Token => LaunchUrl.Query["?token=".Length..];
 
-    public static async Task<StudioProcess> StartAsync(params string[] args)
+    public static Task<StudioProcess> StartAsync(params string[] args) =>
+        StartAsync(new Dictionary<string, string>(), args);
+
+    /// <summary>Starts the studio with these variables added to the test's environment.</summary>
+    public static async Task<StudioProcess> StartAsync(IReadOnlyDictionary<string, string> environment, params string[] args)
     {
         var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
         {
@@ -35,6 +39,11 @@ internal sealed class StudioProcess : IDisposable
             RedirectStandardError = true,
             UseShellExecute = false,
         };
+        foreach (var (name, value) in environment)
+        {
+            start.Environment[name] = value;
+        }
+
         start.ArgumentList.Add(BliteProcess.ExecutablePath);
         start.ArgumentList.Add("studio");
         foreach (var arg in args)
@@ -62,6 +71,25 @@ internal sealed class StudioProcess : IDisposable
                 var studio = new StudioProcess(process, new Uri(line.Trim()));
                 studio._output.Append(printed);
                 return studio;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Reads standard output up to the first line that matches and returns it. A program the
+    /// studio starts inherits that output, so this also sees what such a program prints.
+    /// </summary>
+    public async Task<string> ReadUntilAsync(Func<string, bool> matches)
+    {
+        using var timeout = new CancellationTokenSource(StartLimit);
+        while (true)
+        {
+            var line = await _process.StandardOutput.ReadLineAsync(timeout.Token);
+            Assert.True(line is not null, $"blite studio's output ended without the expected line:\n{_output}");
+            _output.AppendLine(line);
+            if (matches(line))
+            {
+                return line;
             }
         }
     }

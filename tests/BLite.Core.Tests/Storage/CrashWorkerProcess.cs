@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using BLite.Core.CrashWorker;
 using BLite.Core.Storage;
 
 namespace BLite.Core.Tests.Storage;
@@ -34,9 +35,10 @@ internal static class CrashWorkerProcess
     /// durability, each killing worker <paramref name="mode"/> after a random number of acks below
     /// <paramref name="maxKillAfter"/> and then handing the file to <paramref name="checkRecovered"/>
     /// (path, cycle, highest acknowledged so far), which returns the highest transaction recovered.
+    /// With <paramref name="encrypted"/> the worker writes under <see cref="CrashEncryption.Key"/>.
     /// </summary>
     public static (int Cycles, long HighestRecovered) RunKillCycles(string mode, string cyclesVariable, int defaultCycles, int seed,
-        int maxKillAfter, Func<string, int, long, long> checkRecovered)
+        int maxKillAfter, Func<string, int, long, long> checkRecovered, bool encrypted = false)
     {
         var cycles = int.TryParse(Environment.GetEnvironmentVariable(cyclesVariable), System.Globalization.NumberStyles.Integer,
             System.Globalization.CultureInfo.InvariantCulture, out var configured) ? configured : defaultCycles;
@@ -47,7 +49,7 @@ internal static class CrashWorkerProcess
         for (var cycle = 0; cycle < cycles; cycle++)
         {
             var durability = cycle % 2 == 0 ? Durability.Full : Durability.Normal;
-            highestAcknowledged = RunUntilKilled(random.Next(0, maxKillAfter), highestAcknowledged, mode, path, durability.ToString());
+            highestAcknowledged = RunUntilKilled(random.Next(0, maxKillAfter), highestAcknowledged, mode, path, durability.ToString(), encrypted ? "encrypted" : "plain");
             highestAcknowledged = checkRecovered(path, cycle, highestAcknowledged);
         }
 
@@ -58,11 +60,12 @@ internal static class CrashWorkerProcess
     /// Opens a ledger workload's file after a kill, asserts that it verifies and that no acknowledged
     /// transaction was lost, and gives the last transaction recovered (0 when none ever committed).
     /// </summary>
-    public static DocumentDatabase OpenRecovered(string path, int cycle, long highestAcknowledged, out long last)
+    public static DocumentDatabase OpenRecovered(string path, int cycle, long highestAcknowledged, out long last, bool encrypted = false)
     {
-        var database = DocumentDatabase.Open(path, new StorageOptions { PageSize = 4096 });
+        var database = DocumentDatabase.Open(path, new StorageOptions { PageSize = 4096, Encryption = encrypted ? BLiteEncryption.WithKey(CrashEncryption.Key) : null });
         var report = database.Verify();
         Assert.True(report.IsValid, $"cycle {cycle}: {report}");
+        Assert.Equal(encrypted, database.Storage.IsEncrypted);
         if (!database.GetCollectionNames().Contains("meta"))
         {
             Assert.Equal(0, highestAcknowledged);

@@ -24,15 +24,26 @@ public sealed class VectorCrashTests
     [Fact]
     public void The_vector_index_agrees_with_the_collection_after_every_process_kill()
     {
-        var (cycles, highestAcknowledged) = CrashWorkerProcess.RunKillCycles("vectors", "BLITE_VECTOR_CRASH_CYCLES", 12, 20261124, 30, CheckRecovered);
+        var (cycles, highestAcknowledged) = CrashWorkerProcess.RunKillCycles("vectors", "BLITE_VECTOR_CRASH_CYCLES", 12, 20261124, 30, (path, cycle, highest) => CheckRecovered(path, cycle, highest));
 
         Assert.True(highestAcknowledged >= cycles, "the workload committed transactions before being killed");
         _output.WriteLine($"{cycles} kill cycles, {highestAcknowledged} transactions recovered in the end.");
     }
 
-    private static long CheckRecovered(string path, int cycle, long highestAcknowledged)
+    /// <summary>The same kills on an encrypted database (docs/encryption.md), a few cycles.</summary>
+    [Fact]
+    public void The_vector_index_of_an_encrypted_database_agrees_with_the_collection_after_every_process_kill()
     {
-        using var database = CrashWorkerProcess.OpenRecovered(path, cycle, highestAcknowledged, out var last);
+        var (cycles, highestAcknowledged) = CrashWorkerProcess.RunKillCycles("vectors", "BLITE_VECTOR_CRASH_CYCLES", 4, 20261125, 30,
+            (path, cycle, highest) => CheckRecovered(path, cycle, highest, encrypted: true), encrypted: true);
+
+        Assert.True(highestAcknowledged >= cycles, "the workload committed transactions before being killed");
+        _output.WriteLine($"{cycles} kill cycles on an encrypted database, {highestAcknowledged} transactions recovered in the end.");
+    }
+
+    private static long CheckRecovered(string path, int cycle, long highestAcknowledged, bool encrypted = false)
+    {
+        using var database = CrashWorkerProcess.OpenRecovered(path, cycle, highestAcknowledged, out var last, encrypted);
         if (last == 0)
         {
             return 0;

@@ -10,10 +10,10 @@ public sealed class VectorIndexTests
 {
     private const int Dimensions = 128;
 
-    private static VectorIndexDefinition Index(VectorMetric metric = VectorMetric.Euclidean) =>
+    internal static VectorIndexDefinition Index(VectorMetric metric = VectorMetric.Euclidean) =>
         new("byEmbedding", "embedding", Dimensions, metric, m: 12, efConstruction: 64);
 
-    private static BsonDocument Note(int id, float[] vector, string folder = "inbox") =>
+    internal static BsonDocument Note(int id, float[] vector, string folder = "inbox") =>
         new() { ["_id"] = id, ["folder"] = folder, ["bucket"] = id % 100, ["embedding"] = BsonVector.FromFloat32(vector) };
 
     private static List<int> BruteForce(Dictionary<int, float[]> vectors, float[] query, int k, VectorMetric metric, Func<int, bool>? filter = null)
@@ -45,7 +45,7 @@ public sealed class VectorIndexTests
 
     private static double Recall(List<int> found, List<int> exact) => exact.Count == 0 ? 1 : found.Intersect(exact).Count() / (double)exact.Count;
 
-    private static Dictionary<int, float[]> Fill(CollectionsTestDatabase test, GaussianClusters data, int count, VectorMetric metric = VectorMetric.Euclidean, Func<int, string>? folder = null)
+    internal static Dictionary<int, float[]> Fill(CollectionsTestDatabase test, GaussianClusters data, int count, VectorMetric metric = VectorMetric.Euclidean, Func<int, string>? folder = null)
     {
         var notes = test.Collection("notes");
         using (var write = test.Database.BeginWrite())

@@ -94,6 +94,24 @@ public class ComputedConditionTests(LinqFixture fixture) : IClassFixture<LinqFix
         Assert.Contains("COLLSCAN", _fixture.Query.Where(o => o.Quantity > o.Discount).Explain());
     }
 
+    [Fact]
+    public void Sums_and_nullable_aggregates_over_an_array_member_filter_in_the_engine()
+    {
+        var threshold = 4;
+        _fixture.AssertSameIds(q => q.Where(o => o.Lines.Sum(l => l.Qty) > threshold));
+        _fixture.AssertSameIds(q => q.Where(o => o.Lines.Sum(l => l.Qty * l.Price) > o.Total / 2));
+        _fixture.AssertSameIds(q => q.Where(o => o.Lines.Sum(l => l.Qty * threshold - 1) > 10));
+        _fixture.AssertSameIds(q => q.Where(o => o.Lines.Max(l => (int?)l.Qty) >= 3));
+        _fixture.AssertSameIds(q => q.Where(o => o.Lines.Average(l => (decimal?)l.Price) < 50m || o.Lines.Sum(l => l.Qty) == 0));
+        Assert.Contains(_fixture.Orders, o => o.Lines.Count == 0);
+        var filter = LastFilter(q => q.Where(o => o.Lines.Sum(l => l.Qty) > 4));
+        Assert.Equal("{ \"$expr\": \"$sum($lines, $qty) $gt @p0\" }", filter.ToString());
+
+        // C# throws for the Min of no items when the selector is not nullable; a filter cannot, so it is refused.
+        var error = Assert.Throws<NotSupportedException>(() => _fixture.Query.Where(o => o.Lines.Min(l => l.Qty) > 1).ToList());
+        Assert.Contains("o.Lines.Min(l => l.Qty)", error.Message);
+    }
+
     private QueryFilter LastFilter(Func<IQueryable<Order>, IQueryable<Order>> build)
     {
         _ = build(_fixture.Query).ToList();

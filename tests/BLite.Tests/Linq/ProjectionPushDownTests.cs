@@ -74,6 +74,42 @@ public class ProjectionPushDownTests
     }
 
     [Fact]
+    public void Aggregates_over_an_array_member_read_its_raw_items()
+    {
+        AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Select(o => new
+            {
+                o.Id,
+                Quantity = o.Lines.Sum(l => l.Qty),
+                Value = o.Lines.Sum(l => l.Qty * l.Price),
+                Dearest = o.Lines.Max(l => (decimal?)l.Price),
+                Cheapest = o.Lines.Min(l => (int?)l.Qty),
+                Mean = o.Lines.Average(l => (double?)l.Qty),
+                MeanPrice = o.Lines.Average(l => (decimal?)l.Price),
+            })),
+            "_id", "$sum($lines, $qty)", "$sum($lines, ($qty * $price))", "$max($lines, $price)", "$min($lines, $qty)",
+            "$average($lines, $qty)", "$average($lines, $price)");
+        AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Where(o => o.Lines.Count > 0)
+            .Select(o => new { Min = o.Lines.Min(l => l.Price), Max = o.Lines.Max(l => (long)l.Qty), Avg = o.Lines.Average(l => l.Qty), Big = o.Lines.Sum(l => (double)l.Qty) })),
+            "$min($lines, $price)", "$max($lines, $qty)", "$average($lines, $qty)", "$sum($lines, $qty)");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Sum(o => o.Lines.Sum(l => l.Qty))), "$sum($lines, $qty)");
+        AssertPushedDown(() => _fixture.AssertSameSequence(q => q.GroupBy(o => o.Status)
+            .Select(g => new { g.Key, Items = g.Sum(o => o.Lines.Sum(l => l.Qty)), Top = g.Max(o => o.Lines.Max(l => (decimal?)l.Price)) })),
+            "status", "$sum($lines, $qty)", "$max($lines, $price)");
+        var explain = _fixture.Query.Select(o => new { o.Id, Quantity = o.Lines.Sum(l => l.Qty) }).Explain();
+        Assert.Contains("fields read: _id, $sum($lines, $qty) (no document materialized)", explain);
+    }
+
+    [Fact]
+    public void An_aggregate_of_an_empty_array_follows_LINQ_to_Objects()
+    {
+        Assert.Contains(_fixture.Orders, o => o.Lines.Count == 0);
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Lines.Min(l => l.Qty)).ToList().Count), "$min($lines, $qty)");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Lines.Average(l => l.Price)).ToList().Count), "$average($lines, $price)");
+        AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Where(o => o.Lines.Count == 0).Select(o => new { S = o.Lines.Sum(l => l.Price), M = o.Lines.Max(l => (int?)l.Qty) })),
+            "$sum($lines, $price)", "$max($lines, $qty)");
+    }
+
+    [Fact]
     public void Aggregates_and_groups_run_over_raw_fields()
     {
         AssertPushedDown(() => _fixture.AssertSameResult(q => q.Sum(o => o.Total)), "total");
@@ -106,7 +142,8 @@ public class ProjectionPushDownTests
     {
         var before = _fixture.Source.Materialized;
         var projections = _fixture.Source.Projected.Count;
-        _fixture.AssertSameSequence(q => q.Select(o => new { o.Id, Quantity = o.Lines.Sum(l => l.Qty) }));
+        _fixture.AssertSameSequence(q => q.Select(o => new { o.Id, Big = o.Lines.Any(l => l.Qty > 2) }));
+        _fixture.AssertSameSequence(q => q.Select(o => o.Lines.Sum(l => l.Qty * 0.5)));
         _fixture.AssertSameSequence(q => q.Select(o => o.Customer.Name + o.Computed));
         _fixture.AssertSameResult(q => q.GroupBy(o => o.Status).Select(g => g.First().Id).ToList().Count);
         Assert.Equal(projections, _fixture.Source.Projected.Count);

@@ -33,6 +33,47 @@ public class QueryCacheTests
     }
 
     [Fact]
+    public void A_repeated_shape_is_matched_without_parameterizing_and_reads_each_calls_values()
+    {
+        foreach (var order in _orders.Take(12))
+        {
+            var id = order.Id;
+            var status = order.Status;
+            Assert.Equal(new { order.Status, order.Total }, _query.Where(o => o.Id == id).Select(o => new { o.Status, o.Total }).First());
+            Assert.Equal(_orders.Count(o => o.Status == status && o.Quantity > 2), _query.Count(o => o.Status == status && o.Quantity > 2));
+        }
+
+        Assert.Equal(2, Provider.CacheMisses);
+        Assert.Equal(22, Provider.RecentHits);
+    }
+
+    [Fact]
+    public void A_sub_tree_reading_the_document_never_fills_a_parameter_slot()
+    {
+        var limit = 50m;
+        Assert.Equal(_orders.Count(o => o.Total > limit), _query.Count(o => o.Total > limit));
+        Assert.Equal(_orders.Count(o => o.Total > o.Quantity), _query.Count(o => o.Total > o.Quantity));
+        Assert.Equal(_orders.Where(o => o.Total > o.Quantity + 1).Select(o => o.Id), _query.Where(o => o.Total > o.Quantity + 1).Select(o => o.Id));
+        Assert.Equal(0, Provider.RecentHits);
+        Assert.Equal(3, Provider.CacheMisses);
+    }
+
+    [Fact]
+    public void A_captured_call_runs_once_per_execution_on_the_fast_path()
+    {
+        var counter = new CallCounter();
+
+        for (var i = 1; i <= 6; i++)
+        {
+            var expected = _orders.Count(o => o.Quantity > i % 5);
+            Assert.Equal(expected, _query.Count(o => o.Quantity > counter.Next()));
+            Assert.Equal(i, counter.Calls);
+        }
+
+        Assert.Equal(5, Provider.RecentHits);
+    }
+
+    [Fact]
     public void Literals_are_parameters_too()
     {
         Assert.Equal(_orders.Count(o => o.Quantity > 3), _query.Count(o => o.Quantity > 3));
@@ -107,5 +148,12 @@ public class QueryCacheTests
         await Task.WhenAll(tasks);
         Assert.Equal(8, Provider.CacheHits + Provider.CacheMisses);
         Assert.Equal(1, Provider.CachedShapes);
+    }
+
+    private sealed class CallCounter
+    {
+        public int Calls { get; private set; }
+
+        public int Next() => ++Calls % 5;
     }
 }

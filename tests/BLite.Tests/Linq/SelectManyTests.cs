@@ -23,6 +23,19 @@ public class SelectManyTests(LinqFixture fixture) : IClassFixture<LinqFixture>
     }
 
     [Fact]
+    public void SelectMany_with_a_result_selector_pairs_each_item_with_its_document()
+    {
+        _fixture.AssertSameSequence(q => q.SelectMany(o => o.Lines, (o, l) => new { o.Id, o.Status, l.Sku, Value = l.Qty * l.Price }));
+        _fixture.AssertSameSequence(q => q.Where(o => o.Paid).OrderByDescending(o => o.Total).Take(30)
+            .SelectMany(o => o.Tags, (o, t) => o.Customer.Name + ":" + t).Distinct());
+        _fixture.AssertSameSequence(q => q.SelectMany(o => o.Lines, (o, l) => new { o.Id, l.Qty }).Skip(2).Take(9).Select(x => x.Id * 1000 + x.Qty));
+        _fixture.AssertSameResult(q => q.SelectMany(o => o.Lines, (o, l) => l.Qty + o.Quantity).Sum());
+        var threshold = 2;
+        _fixture.AssertSameResult(q => q.SelectMany(o => o.Lines, (o, l) => new { o.Id, Big = l.Qty > threshold }).Count());
+        Assert.NotEmpty(_fixture.Query.SelectMany(o => o.Lines, (o, l) => l.Sku).ToList());
+    }
+
+    [Fact]
     public async Task SelectMany_runs_through_the_async_terminals()
     {
         Assert.Equal(_fixture.Orders.SelectMany(o => o.Tags).ToList(), await _fixture.Query.SelectMany(o => o.Tags).ToListAsync());

@@ -38,6 +38,27 @@ public sealed class ContextProjectionTests : IDisposable
     }
 
     [Fact]
+    public void Sums_over_the_lines_of_an_order_read_the_raw_line_items()
+    {
+        var expected = _orders.OrderBy(o => o.Id)
+            .Select(o => new { o.Id, Items = o.Lines.Sum(l => l.Quantity), Value = o.Lines.Sum(l => l.Quantity * l.UnitPrice), Top = o.Lines.Max(l => (decimal?)l.UnitPrice) })
+            .ToList();
+        var query = _shop.Orders.Query().OrderBy(o => o.Id)
+            .Select(o => new { o.Id, Items = o.Lines.Sum(l => l.Quantity), Value = o.Lines.Sum(l => l.Quantity * l.UnitPrice), Top = o.Lines.Max(l => (decimal?)l.UnitPrice) });
+
+        Assert.Equal(expected, query.ToList());
+        Assert.Contains(expected, o => o.Items > 0);
+        Assert.Contains("fields read: _id, $sum($Lines, $Quantity), $sum($Lines, ($Quantity * $UnitPrice)), $max($Lines, $UnitPrice) (no document materialized)",
+            query.Explain());
+
+        var lookup = _shop.Orders.Project(o => o.Lines.Average(l => (double?)l.Quantity));
+        foreach (var order in _orders.Take(10))
+        {
+            Assert.Equal(order.Lines.Average(l => (double?)l.Quantity), lookup.FindById(order.Id));
+        }
+    }
+
+    [Fact]
     public void A_projected_point_lookup_by_id_reads_two_fields()
     {
         var target = _orders[37];

@@ -26,10 +26,25 @@ public sealed class BLiteOrderStore : IOrderStore
 
     private readonly BenchOrdersContext _context;
     private readonly DocumentCollection<OrderId, CustomerOrder> _orders;
+    private readonly Action? _afterDispose;
+
+    /// <summary>
+    /// The same adapter over a context opened elsewhere (BLite on another store provider), named
+    /// <paramref name="engine"/>; <paramref name="afterDispose"/> runs once the context is closed.
+    /// </summary>
+    public BLiteOrderStore(string engine, StoreDurability durability, BenchOrdersContext context, Action? afterDispose)
+    {
+        Engine = engine;
+        Durability = durability;
+        _context = context;
+        _orders = context.Orders;
+        _afterDispose = afterDispose;
+    }
 
     public BLiteOrderStore(OrderStoreOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
+        Engine = EngineName;
         Durability = options.Durability;
         DocumentDbContextOptions contextOptions;
         if (options.Durability == StoreDurability.InMemory)
@@ -53,7 +68,7 @@ public sealed class BLiteOrderStore : IOrderStore
         _orders = _context.Orders;
     }
 
-    public string Engine => EngineName;
+    public string Engine { get; }
 
     public StoreDurability Durability { get; }
 
@@ -96,7 +111,11 @@ public sealed class BLiteOrderStore : IOrderStore
 
     public IOrderSession OpenSession() => new BLiteOrderSession(_orders);
 
-    public void Dispose() => _context.Dispose();
+    public void Dispose()
+    {
+        _context.Dispose();
+        _afterDispose?.Invoke();
+    }
 
     private sealed class BLiteOrderSession(DocumentCollection<OrderId, CustomerOrder> orders) : IOrderSession
     {

@@ -15,6 +15,8 @@ internal abstract class ValueNode
         ComputedValue computed => new ComputedValueNode(computed.Function, Build(computed.Argument, dictionary, parameters)),
         ArithmeticValue arithmetic => new ArithmeticValueNode(arithmetic.Operator, arithmetic.Kind,
             Build(arithmetic.Left, dictionary, parameters), Build(arithmetic.Right, dictionary, parameters)),
+        ArrayAggregateValue aggregate => new ArrayAggregateValueNode(aggregate,
+            new FieldValueNode(new CompiledPath(aggregate.Array, dictionary), dictionary), Build(aggregate.Element, dictionary, parameters)),
         _ => throw new ArgumentException($"Unknown value expression {expression.GetType().Name}.", nameof(expression)),
     };
 }

@@ -76,6 +76,12 @@ internal static class FilterText
                 AppendValue(text, computed.Argument);
                 text.Append(')');
                 break;
+            case ArrayAggregateValue aggregate:
+                text.Append('$').Append(aggregate.Aggregate.ToString().ToLowerInvariant()).Append("($")
+                    .Append(aggregate.Array.Path).Append(", ");
+                AppendValue(text, aggregate.Element);
+                text.Append(')');
+                break;
             case ArithmeticValue arithmetic:
                 text.Append('(');
                 AppendValue(text, arithmetic.Left);

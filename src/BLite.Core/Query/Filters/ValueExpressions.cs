@@ -19,6 +19,9 @@ public abstract class ValueExpression
     public static ValueExpression Arithmetic(ArithmeticOperator op, ValueExpression left, ValueExpression right, NumericKind kind) =>
         new ArithmeticValue(op, left, right, kind);
 
+    public static ValueExpression OverArray(ArrayAggregate aggregate, FieldPath array, ValueExpression element, NumericKind kind, bool elementNullable) =>
+        new ArrayAggregateValue(aggregate, array, element, kind, elementNullable);
+
     public override string ToString()
     {
         var text = new System.Text.StringBuilder();
@@ -82,6 +85,54 @@ public sealed class ArithmeticValue : ValueExpression
     public ValueExpression Right { get; }
 
     public NumericKind Kind { get; }
+}
+
+/// <summary>
+/// <c>o.Lines.Sum(l => l.Quantity)</c>: an aggregate over the items of the array stored at
+/// <see cref="Array"/>, of <see cref="Element"/> computed on each item (a path relative to the
+/// item; <see cref="FieldPath.Self"/> for an array of numbers). It follows
+/// <c>Enumerable</c>'s rules at the numeric type <see cref="Kind"/>: Sum of nothing is 0, integer
+/// sums are checked; Min, Max and Average of nothing are null. A null item value is skipped when
+/// the element type is nullable, and counts as 0 otherwise, as the materialised default would.
+/// A missing field, or one that is not an array, is null.
+/// </summary>
+public sealed class ArrayAggregateValue : ValueExpression
+{
+    public ArrayAggregateValue(ArrayAggregate aggregate, FieldPath array, ValueExpression element, NumericKind kind, bool elementNullable)
+    {
+        ArgumentNullException.ThrowIfNull(array);
+        ArgumentNullException.ThrowIfNull(element);
+        if (kind == NumericKind.String)
+        {
+            throw new ArgumentException("An array aggregate computes over numbers.", nameof(kind));
+        }
+
+        Aggregate = aggregate;
+        Array = array;
+        Element = element;
+        Kind = kind;
+        ElementNullable = elementNullable;
+    }
+
+    public ArrayAggregate Aggregate { get; }
+
+    public FieldPath Array { get; }
+
+    public ValueExpression Element { get; }
+
+    public NumericKind Kind { get; }
+
+    public bool ElementNullable { get; }
+}
+
+public enum ArrayAggregate
+{
+    Sum,
+    Min,
+    Max,
+
+    /// <summary>A double, or a decimal when <see cref="ArrayAggregateValue.Kind"/> is Decimal.</summary>
+    Average,
 }
 
 public enum ValueFunction

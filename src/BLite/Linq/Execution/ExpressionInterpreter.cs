@@ -20,6 +20,10 @@ internal static partial class ExpressionInterpreter
     public static object? Invoke(LambdaExpression lambda, object? argument, object?[] queryValues) =>
         Eval(lambda.Body, new Context(new Scope(lambda.Parameters[0], argument, null), queryValues));
 
+    /// <summary>Invokes a two-parameter <paramref name="lambda"/> (a SelectMany result selector), with this execution's query parameter values.</summary>
+    public static object? Invoke(LambdaExpression lambda, object? first, object? second, object?[] queryValues) =>
+        Eval(lambda.Body, new Context(new Scope(lambda.Parameters[1], second, new Scope(lambda.Parameters[0], first, null)), queryValues));
+
     private sealed record Scope(ParameterExpression Parameter, object? Value, Scope? Outer);
 
     private readonly record struct Context(Scope? Scope, object?[] QueryValues)

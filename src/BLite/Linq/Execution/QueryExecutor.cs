@@ -35,7 +35,7 @@ internal static class QueryExecutor
             var row = new object?[values.Length];
             for (var i = 0; i < row.Length; i++)
             {
-                row[i] = BsonClrConverter.ToClr(values[i], projection.Types[i], FieldProjection.Describe(projection.Values[i]));
+                row[i] = BsonClrConverter.ToClr(values[i], projection.Types[i], projection.Names[i]);
             }
 
             yield return row;
@@ -172,7 +172,7 @@ internal static class QueryExecutor
                 PostOperationKind.GroupBy when projected => Group<object?[]>(rows, operation.Lambda!, values),
                 PostOperationKind.GroupBy => Group<TRoot>(rows, operation.Lambda!, values),
                 PostOperationKind.Distinct => rows.Distinct(),
-                PostOperationKind.SelectMany => Flatten(rows, operation.Lambda!, values),
+                PostOperationKind.SelectMany => Flatten(rows, operation.Lambda!, operation.ResultSelector, values),
                 PostOperationKind.Include => ReferenceIncluder.Include(rows, operation.Lambda!, values, operation.Missing,
                     snapshot ?? throw new NotSupportedException("Include needs a collection of a DocumentDbContext as the query source, queried directly.")),
                 PostOperationKind.Skip => rows.Skip(checked((int)operation.Limit!.Resolve(values))),
@@ -197,7 +197,8 @@ internal static class QueryExecutor
         return translated.WithDistance ? page.Select(m => (object?)m) : page.Select(m => (object?)m.Document);
     }
 
-    private static IEnumerable<object?> Flatten(IEnumerable<object?> rows, System.Linq.Expressions.LambdaExpression lambda, object?[] values)
+    private static IEnumerable<object?> Flatten(IEnumerable<object?> rows, System.Linq.Expressions.LambdaExpression lambda,
+        System.Linq.Expressions.LambdaExpression? resultSelector, object?[] values)
     {
         foreach (var row in rows)
         {
@@ -205,7 +206,7 @@ internal static class QueryExecutor
                 ?? throw new InvalidOperationException($"SelectMany's selector '{lambda}' returned null.");
             foreach (var item in items)
             {
-                yield return item;
+                yield return resultSelector is null ? item : ExpressionInterpreter.Invoke(resultSelector, row, item, values);
             }
         }
     }

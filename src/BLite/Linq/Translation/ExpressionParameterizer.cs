@@ -25,6 +25,14 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
         return (shape!, parameterizer._values.ToArray());
     }
 
+    /// <summary>True when <paramref name="node"/> is a sub-tree <see cref="Parameterize"/> lifts whole: every node in it can be lifted.</summary>
+    internal static bool IsLiftable(Expression node)
+    {
+        var check = new LiftableCheck();
+        check.Visit(node);
+        return check.Liftable;
+    }
+
     public override Expression? Visit(Expression? node)
     {
         if (node is null || !_evaluatable.Contains(node))
@@ -134,7 +142,7 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
 
         private void RemoveChildren(Expression node) => new ChildRemover(_candidates).Visit(node);
 
-        private static bool CanLift(Expression node) => node.NodeType switch
+        internal static bool CanLift(Expression node) => node.NodeType switch
         {
             ExpressionType.Parameter or ExpressionType.Lambda or ExpressionType.Quote => false,
             ExpressionType.Extension => false,
@@ -184,6 +192,27 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
         {
             _blocked = true;
             return node;
+        }
+    }
+
+    private sealed class LiftableCheck : ExpressionVisitor
+    {
+        public bool Liftable { get; private set; } = true;
+
+        public override Expression? Visit(Expression? node)
+        {
+            if (node is null || !Liftable)
+            {
+                return node;
+            }
+
+            if (!EvaluatableFinder.CanLift(node))
+            {
+                Liftable = false;
+                return node;
+            }
+
+            return base.Visit(node);
         }
     }
 

@@ -15,7 +15,48 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
 
     public static bool IsCacheable(Expression expression) => new CacheabilityCheck().Check(expression);
 
-    public bool Equals(Expression? x, Expression? y) => new Matcher().Match(x, y);
+    public bool Equals(Expression? x, Expression? y) => new Matcher(null).Match(x, y);
+
+    /// <summary>
+    /// Matches a query expression as the caller built it against a cached <paramref name="shape"/>
+    /// without parameterizing it: where the shape holds a parameter slot, the expression must hold
+    /// a sub-tree free of lambda parameters (its value is evaluated into <paramref name="values"/>,
+    /// in slot order, once the whole tree matched); where the shape holds a lifted condition, the
+    /// sub-tree must evaluate to the same flag. Saves rebuilding the tree on every execution.
+    /// </summary>
+    public static bool TryMatchUnparameterized(Expression shape, Expression expression, object?[] values)
+    {
+        var lifted = new Expression?[values.Length];
+        var matcher = new Matcher(lifted);
+        if (!matcher.Match(shape, expression))
+        {
+            return false;
+        }
+
+        for (var i = 0; i < lifted.Length; i++)
+        {
+            if (lifted[i] is null)
+            {
+                return false;
+            }
+        }
+
+        // Evaluated only once the whole tree matched, so a miss never runs the caller's code twice.
+        foreach (var (condition, flag) in matcher.Conditions)
+        {
+            if (Execution.ExpressionInterpreter.Evaluate(condition) is not bool value || value != flag)
+            {
+                return false;
+            }
+        }
+
+        for (var i = 0; i < lifted.Length; i++)
+        {
+            values[i] = Execution.ExpressionInterpreter.Evaluate(lifted[i]!);
+        }
+
+        return true;
+    }
 
     public int GetHashCode(Expression obj)
     {
@@ -67,16 +108,44 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
         }
     }
 
-    private sealed class Matcher
+    /// <summary>Compares two shapes, or (with <c>lifted</c>) a shape on the left with an unparameterized expression on the right.</summary>
+    private sealed class Matcher(Expression?[]? lifted)
     {
         private readonly List<LambdaExpression> _leftScopes = [];
         private readonly List<LambdaExpression> _rightScopes = [];
+
+        /// <summary>Sub-trees matched against a condition the shape holds as a constant, with that constant.</summary>
+        public List<(Expression Condition, bool Flag)> Conditions { get; } = [];
 
         public bool Match(Expression? x, Expression? y)
         {
             if (ReferenceEquals(x, y))
             {
                 return true;
+            }
+
+            if (lifted is not null && x is not null && y is not null && y is not QueryParameterExpression)
+            {
+                switch (x)
+                {
+                    case QueryParameterExpression slot:
+                        if (slot.Type != y.Type || slot.Index >= lifted.Length || lifted[slot.Index] is not null || !ExpressionParameterizer.IsLiftable(y))
+                        {
+                            return false;
+                        }
+
+                        lifted[slot.Index] = y;
+                        return true;
+                    case ConstantExpression { Value: bool flag } when y is not ConstantExpression:
+                        // A condition lifted out of the shape as a constant (`flag && o.Paid`) must have the same value.
+                        if (y.Type != typeof(bool) || !ExpressionParameterizer.IsLiftable(y))
+                        {
+                            return false;
+                        }
+
+                        Conditions.Add((y, flag));
+                        return true;
+                }
             }
 
             if (x is null || y is null || x.NodeType != y.NodeType || x.Type != y.Type)

@@ -115,6 +115,11 @@ internal sealed partial class QueryTranslator
                 return new ProjectedFieldExpression(root, Slot(count, node.Type), node.Type);
             }
 
+            if (node.Arguments.Count > 0 && Root(node.Arguments[0]) is { } arrayRoot && translator.TryArrayAggregate(node, arrayRoot, parametersBound: false, out var aggregate))
+            {
+                return new ProjectedFieldExpression(arrayRoot, Slot(aggregate, node.Type), node.Type);
+            }
+
             return base.VisitMethodCall(node);
         }
 

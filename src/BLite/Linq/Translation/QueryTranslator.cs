@@ -164,12 +164,16 @@ internal sealed partial class QueryTranslator
                 _post.Add(new PostOperation(PostOperationKind.Select, Lambda(call, 1), null));
                 _elementType = Lambda(call, 1).ReturnType;
                 break;
-            case nameof(Queryable.SelectMany) when call.Arguments.Count == 2 && Lambda(call, 1).Parameters.Count == 1:
+            case nameof(Queryable.SelectMany) when Lambda(call, 1).Parameters.Count == 1
+                && (call.Arguments.Count == 2 || Lambda(call, 2).Parameters.Count == 2):
                 RequireStage(call, "SelectMany", Stage.Source, Stage.Limited, Stage.Projected);
                 // Flattening changes what Count, Take and First see, so everything after it runs in memory.
                 _groupsProjected = true;
                 _stage = Stage.Grouped;
-                _post.Add(new PostOperation(PostOperationKind.SelectMany, Lambda(call, 1), null));
+                _post.Add(new PostOperation(PostOperationKind.SelectMany, Lambda(call, 1), null)
+                {
+                    ResultSelector = call.Arguments.Count == 3 ? Lambda(call, 2) : null,
+                });
                 _elementType = call.Method.ReturnType.GetGenericArguments()[0];
                 break;
             case nameof(Queryable.Distinct) when call.Arguments.Count == 1:

@@ -56,6 +56,9 @@ internal sealed record PostOperation(PostOperationKind Kind, LambdaExpression? L
 {
     /// <summary>For <see cref="PostOperationKind.Include"/>: what a dangling reference does.</summary>
     public MissingReference Missing { get; init; }
+
+    /// <summary>For <see cref="PostOperationKind.SelectMany"/> with a result selector: <c>(row, item) => result</c>.</summary>
+    public LambdaExpression? ResultSelector { get; init; }
 }
 
 /// <summary>
@@ -64,7 +67,11 @@ internal sealed record PostOperation(PostOperationKind Kind, LambdaExpression? L
 /// to read those slots from a row instead of a document.
 /// </summary>
 internal sealed record ProjectionPlan(IReadOnlyList<ValueExpression> Values, IReadOnlyList<Type> Types, IReadOnlyList<PostOperation> PostOperations,
-    LambdaExpression? TerminalSelector);
+    LambdaExpression? TerminalSelector)
+{
+    /// <summary>How errors name each value (<c>customer.city</c>, <c>$sum($lines, $qty)</c>), described once rather than per row.</summary>
+    public IReadOnlyList<string> Names { get; } = Values.Select(FieldProjection.Describe).ToArray();
+}
 
 /// <summary>A Skip or Take on the source, by parameter slot or by a constant the translator added (First → Take 1).</summary>
 internal sealed record LimitStep(bool IsSkip, int ParameterIndex, long Constant)
