@@ -23,7 +23,7 @@ internal static class Program
         if (args.Length >= 3 && args[0] == "indexed") return IndexedWorkload.Run(args[1], Enum.Parse<Durability>(args[2]), args.Length >= 4 && args[3] == "encrypted");
         if (args.Length >= 3 && args[0] == "vectors") return VectorWorkload.Run(args[1], Enum.Parse<Durability>(args[2]), args.Length >= 4 && args[3] == "encrypted");
 
-        if (args.Length >= 3 && args[0] == "backup") return BackupWorkload.Run(args[1], args[2]);
+        if (args.Length >= 3 && args[0] == "backup") return BackupWorkload.Run(args[1], args[2], args.Length >= 4 ? int.Parse(args[3], System.Globalization.CultureInfo.InvariantCulture) : null);
         if (args.Length >= 3 && args[0] == "feed-writer") return ChangeFeedWorkload.RunWriter(args[1], Enum.Parse<Durability>(args[2]));
         if (args.Length >= 3 && args[0] == "feed-watcher") return ChangeFeedWorkload.RunWatcher(args[1], args[2]);
 

@@ -20,8 +20,8 @@ public sealed class BackupFailureTests
         var killedMidCopy = 0;
         for (var cycle = 0; cycle < 4; cycle++)
         {
-            using var child = CrashWorkerProcess.Start("backup", source, destination);
             var killAfter = random.Next(1, 30);
+            using var child = CrashWorkerProcess.Start("backup", source, destination, killAfter.ToString(System.Globalization.CultureInfo.InvariantCulture));
             var progressLines = 0;
             string? line;
             while ((line = child.StandardOutput.ReadLine()) is not null)
