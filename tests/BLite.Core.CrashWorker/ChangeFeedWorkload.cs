@@ -42,6 +42,7 @@ internal static class ChangeFeedWorkload
     {
         var token = RecoverRecords(recordsPath);
         var poller = new ChangeFeedPoller(path);
+        using var wake = WakeOnWrite(path);
         using var records = new FileStream(recordsPath, FileMode.Append, FileAccess.Write, FileShare.Read);
         var output = Console.Out;
         output.WriteLine("ready");
@@ -52,8 +53,8 @@ internal static class ChangeFeedWorkload
             var (changes, fields) = poller.Read(token, DocumentDatabase.WatchBatchSize);
             if (changes.Count == 0)
             {
-                // Another process's commits cannot wake this one: poll.
-                Thread.Sleep(2);
+                // The writer's appends to the log wake the wait; the bound covers a missed notification.
+                wake.Changed.WaitOne(TimeSpan.FromMilliseconds(50));
                 continue;
             }
 
@@ -66,6 +67,28 @@ internal static class ChangeFeedWorkload
                 output.WriteLine("got " + (++received).ToString(CultureInfo.InvariantCulture));
                 output.Flush();
             }
+        }
+    }
+
+    /// <summary>Signals <see cref="FileWake.Changed"/> whenever another process writes the database or its log.</summary>
+    private static FileWake WakeOnWrite(string path)
+    {
+        var changed = new AutoResetEvent(false);
+        var watcher = new FileSystemWatcher(Path.GetDirectoryName(Path.GetFullPath(path))!, Path.GetFileName(path) + "*")
+        {
+            NotifyFilter = NotifyFilters.LastWrite | NotifyFilters.Size,
+        };
+        watcher.Changed += (_, _) => changed.Set();
+        watcher.EnableRaisingEvents = true;
+        return new FileWake(watcher, changed);
+    }
+
+    private sealed record FileWake(FileSystemWatcher Watcher, AutoResetEvent Changed) : IDisposable
+    {
+        public void Dispose()
+        {
+            Watcher.Dispose();
+            Changed.Dispose();
         }
     }
 
