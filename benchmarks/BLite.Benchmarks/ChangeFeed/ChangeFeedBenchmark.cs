@@ -33,6 +33,10 @@ internal static class ChangeFeedBenchmark
                 Console.WriteLine($"single insert, {durability,-6}: without feed {plain,8:0.0} us, with feed {fed,8:0.0} us, ratio {fed / plain:0.000}");
             }
 
+            var walInserts = Math.Max(1000, inserts * rounds);
+            var (plainWal, fedWal) = (WalPerCommit(directory, "plain", walInserts, o => new BenchOrdersContext(o), db => db.Orders), WalPerCommit(directory, "fed", walInserts, o => new FeedOrdersContext(o), db => db.Orders));
+            Console.WriteLine($"WAL per single insert over {walInserts}: without feed {plainWal}, with feed {fedWal}");
+
             foreach (var watchers in new[] { 1, 16 })
             {
                 var (commitP50, p50, p99) = Latency(directory, watchers, latencyCommits);
@@ -75,6 +79,42 @@ internal static class ChangeFeedBenchmark
         }
 
         return (Median(plainRounds), Median(fedRounds));
+    }
+
+    /// <summary>Frames and bytes the WAL takes per single-insert commit, and the checkpoints they cause.</summary>
+    private static WalFigures WalPerCommit<TContext>(string directory, string name, int inserts, Func<DocumentDbContextOptions, TContext> open, Func<TContext, DocumentCollection<ObjectId, CustomerOrder>> collection)
+        where TContext : DocumentDbContext
+    {
+        using var db = open(new DocumentDbContextOptions { Path = Path.Combine(directory, $"wal-{name}.blite"), Durability = Durability.Normal });
+        var orders = collection(db);
+        var generator = new OrderGenerator(13);
+        for (var i = 0; i < 200; i++)
+        {
+            orders.Insert(Fresh(generator));
+        }
+
+        var start = db.Database.GetStatistics();
+        long bytes = 0;
+        var previous = start;
+        for (var i = 0; i < inserts; i++)
+        {
+            orders.Insert(Fresh(generator));
+            var now = db.Database.GetStatistics();
+
+            // A checkpoint restarts the log: what this commit appended is then the new log past its header.
+            bytes += now.Checkpoints == previous.Checkpoints ? now.WalBytes - previous.WalBytes : now.WalBytes - WalHeaderBytes;
+            previous = now;
+        }
+
+        var frameBytes = 32 + 8192;
+        return new WalFigures(bytes / (double)inserts / frameBytes, bytes / (double)inserts, previous.Checkpoints - start.Checkpoints);
+    }
+
+    private const int WalHeaderBytes = 40;
+
+    private sealed record WalFigures(double Frames, double Bytes, long Checkpoints)
+    {
+        public override string ToString() => $"{Frames:0.00} frames, {Bytes / 1024:0.0} KiB per commit, {Checkpoints} checkpoints";
     }
 
     private static double TimeInserts(List<CustomerOrder> orders, DocumentCollection<ObjectId, CustomerOrder>? plain, DocumentCollection<ObjectId, CustomerOrder>? fed)
