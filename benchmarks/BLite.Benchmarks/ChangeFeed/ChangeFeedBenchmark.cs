@@ -37,7 +37,7 @@ internal static class ChangeFeedBenchmark
             var (plainWal, fedWal) = (WalPerCommit(directory, "plain", walInserts, o => new BenchOrdersContext(o), db => db.Orders), WalPerCommit(directory, "fed", walInserts, o => new FeedOrdersContext(o), db => db.Orders));
             Console.WriteLine($"WAL per single insert over {walInserts}: without feed {plainWal}, with feed {fedWal}");
             var journaled = Option(args, "--journal", 20_000);
-            Console.WriteLine($"checkpoint with {journaled} events journaled, all within retention: {RetentionCheckpoint(directory, journaled):0.00} ms");
+            Console.WriteLine($"checkpoint with {journaled} events journaled, all within retention: {RetentionCheckpoint(directory, journaled):0.0} us");
 
             foreach (var watchers in new[] { 1, 16 })
             {
@@ -144,7 +144,7 @@ internal static class ChangeFeedBenchmark
         {
             var started = Stopwatch.GetTimestamp();
             db.Database.Checkpoint();
-            times.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+            times.Add(Stopwatch.GetElapsedTime(started).TotalMicroseconds);
         }
 
         return Median(times);
