@@ -37,6 +37,28 @@ public sealed class ChangeJournalTrimTests
     }
 
     [Fact]
+    public void Age_retention_drops_the_transactions_committed_before_the_cutoff_and_keeps_the_rest()
+    {
+        var retention = new ChangeFeedRetention { MaxAge = TimeSpan.FromHours(1) };
+        using var database = DocumentDatabase.OpenInMemory(new StorageOptions { Durability = Durability.Normal, ChangeFeedRetention = retention }, Orders);
+        InsertTransactions(database, new Random(8), count: 12, firstId: 0, maxPadding: 3000);
+        var times = CommitTimes(database);
+        var cutoff = times[7];
+
+        using (var write = database.BeginWrite())
+        {
+            var dropped = ChangeJournal.Trim(write, ChangeJournal.Open(write, database.Catalog)!, retention, cutoff + retention.MaxAge, database.Storage.Path);
+            write.Commit();
+            Assert.Equal(times.Count(t => t.Value < cutoff), dropped);
+        }
+
+        var first = times.First(t => t.Value >= cutoff).Key;
+        Assert.True(first > 1, "some transactions should be older than the cutoff");
+        Assert.Equal(new JournalBounds(first, 12), database.GetJournalBounds());
+        Assert.Equal(times.Where(t => t.Key >= first), CommitTimes(database));
+    }
+
+    [Fact]
     public async Task A_journal_emptied_by_a_trim_counts_again_from_zero_and_resumes_after_it()
     {
         const long maxBytes = 12_000;
@@ -218,6 +240,20 @@ public sealed class ChangeJournalTrimTests
         }
 
         return transactions;
+    }
+
+    private static SortedDictionary<ulong, DateTime> CommitTimes(DocumentDatabase database)
+    {
+        var times = new SortedDictionary<ulong, DateTime>();
+        using var read = database.BeginRead();
+        var events = new List<JournalEvent>();
+        ChangeJournal.Read(read, ChangeJournal.Open(read, database.Catalog), ChangeFeedToken.AfterTransaction(0), int.MaxValue, events, database.Storage.Path);
+        foreach (var change in events)
+        {
+            times[change.Sequence] = change.CommitTime;
+        }
+
+        return times;
     }
 
     private sealed record JournalTransaction(ulong Sequence, ulong FirstOffset, long Bytes, int LargestRecord);
