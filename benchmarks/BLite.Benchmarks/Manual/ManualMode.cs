@@ -28,19 +28,20 @@ internal static class ManualMode
         // yet (the JIT stays busy for seconds after start-up, so no per-scenario warm-up can wait
         // it out): a rehearsal on a small dataset runs every path of every engine first, and its
         // figures are discarded.
-        using (var rehearsal = new ManualRunner(Math.Min(options.Documents, RehearsalDocuments), TextWriter.Null, OperationTimer.Rehearsing(), options.PostgreSqlOnly))
+        using (var rehearsal = new ManualRunner(Math.Min(options.Documents, RehearsalDocuments), TextWriter.Null, OperationTimer.Rehearsing(), options))
         {
             rehearsal.Run();
         }
 
         Console.WriteLine($"manual: rehearsal done after {Stopwatch.GetElapsedTime(started).TotalSeconds:N1} s");
         IReadOnlyList<ManualResult> results;
-        using (var runner = new ManualRunner(options.Documents, Console.Out, OperationTimer.Measuring(), options.PostgreSqlOnly))
+        using (var runner = new ManualRunner(options.Documents, Console.Out, OperationTimer.Measuring(), options))
         {
             results = runner.Run();
         }
 
         Console.WriteLine($"manual: load average at end {MachineInfo.LoadAverage()}");
+        Console.WriteLine($"manual: {MachineInfo.MemoryPeaks()}");
         Console.WriteLine();
         ResultTableWriter.Write(Console.Out, machine, options.Documents, results);
         if (options.JsonPath is { } jsonPath)

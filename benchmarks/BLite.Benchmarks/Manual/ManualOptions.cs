@@ -3,16 +3,18 @@ using System.Globalization;
 namespace BLite.Benchmarks.Manual;
 
 /// <summary>
-/// Command line of <c>manual [--documents N] [--json FILE] [--postgresql-only]</c>; the last runs
-/// only the PostgreSQL provider comparison.
+/// Command line of <c>manual [--documents N] [--json FILE] [--postgresql-only | --scans-only]</c>;
+/// <c>--postgresql-only</c> runs only the PostgreSQL provider comparison, <c>--scans-only</c> only
+/// the read scenarios (find-by-id and both status scans), which is what a read-path change needs
+/// measured at 100k or 1M documents without loading every write scenario's stores.
 /// </summary>
-public sealed record ManualOptions(int Documents, string? JsonPath, bool PostgreSqlOnly = false)
+public sealed record ManualOptions(int Documents, string? JsonPath, bool PostgreSqlOnly = false, bool ScansOnly = false)
 {
     public const int DefaultDocuments = 1000;
 
     /// <summary>Statuses cycle every four orders, so fewer would leave the "shipped" scan empty.</summary>
     public const int MinDocuments = 4;
-    public const string Usage = "usage: BLite.Benchmarks manual [--documents N] [--json FILE] [--postgresql-only]";
+    public const string Usage = "usage: BLite.Benchmarks manual [--documents N] [--json FILE] [--postgresql-only | --scans-only]";
 
     /// <summary>Parses the arguments after "manual"; false with a message naming the problem otherwise.</summary>
     public static bool TryParse(IReadOnlyList<string> args, out ManualOptions options, out string error)
@@ -20,6 +22,7 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
         var documents = DefaultDocuments;
         string? jsonPath = null;
         var postgreSqlOnly = false;
+        var scansOnly = false;
         options = new ManualOptions(documents, jsonPath);
         for (var i = 0; i < args.Count; i++)
         {
@@ -27,6 +30,12 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
             if (name == "--postgresql-only")
             {
                 postgreSqlOnly = true;
+                continue;
+            }
+
+            if (name == "--scans-only")
+            {
+                scansOnly = true;
                 continue;
             }
 
@@ -54,7 +63,13 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
             }
         }
 
-        options = new ManualOptions(documents, jsonPath, postgreSqlOnly);
+        if (postgreSqlOnly && scansOnly)
+        {
+            error = "--postgresql-only and --scans-only cannot be combined";
+            return false;
+        }
+
+        options = new ManualOptions(documents, jsonPath, postgreSqlOnly, scansOnly);
         error = "";
         return true;
     }

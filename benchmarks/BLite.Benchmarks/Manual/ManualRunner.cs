@@ -42,11 +42,13 @@ internal sealed partial class ManualRunner : IDisposable
     private readonly CustomerOrder[] _writerOrders;
     private readonly int _documents;
     private readonly bool _postgreSqlOnly;
+    private readonly bool _scansOnly;
     private int _storeNumber;
 
-    public ManualRunner(int documents, TextWriter log, OperationTimer timer, bool postgreSqlOnly)
+    public ManualRunner(int documents, TextWriter log, OperationTimer timer, ManualOptions options)
     {
-        _postgreSqlOnly = postgreSqlOnly;
+        _postgreSqlOnly = options.PostgreSqlOnly;
+        _scansOnly = options.ScansOnly;
         _log = log;
         _timer = timer;
         _documents = documents;
@@ -75,6 +77,12 @@ internal sealed partial class ManualRunner : IDisposable
         if (_postgreSqlOnly)
         {
             RunPostgreSqlStores();
+            return Ordered(_results);
+        }
+
+        if (_scansOnly)
+        {
+            RunScanStores();
             return Ordered(_results);
         }
 
@@ -111,6 +119,18 @@ internal sealed partial class ManualRunner : IDisposable
         RunInsertSingle(stores);
         RunLargeDocuments(stores);
         RunInsertBatch(stores);
+    }
+
+    private void RunScanStores()
+    {
+        using (var stores = OpenPopulated(StoreDurability.OsBuffered, indexStatus: false))
+        {
+            CheckAgreement(stores);
+            RunFindById(stores);
+            RunScan(stores, "scan-status");
+        }
+
+        RunIndexedStores();
     }
 
     private void RunIndexedStores()
