@@ -31,6 +31,22 @@ internal sealed partial class BTree
         IPageReader pages, uint rootPageId, SeekTarget target, ReadOnlySpan<byte> key,
         Span<uint> pathPages, Span<int> pathChildIndexes, out int leafLevel)
     {
+        byte[]? noScratch = null;
+        return Seek(pages, rootPageId, target, key, pathPages, pathChildIndexes, out leafLevel, ref noScratch, transient: false);
+    }
+
+    /// <summary>
+    /// The leaf covering <paramref name="key"/>, every page on the way read with
+    /// <see cref="IPageReader.ReadPageTransient"/> into <paramref name="scratch"/>: the leaf is
+    /// valid until the caller's next read with the same scratch.
+    /// </summary>
+    internal static ReadOnlyMemory<byte> SeekTransient(IPageReader pages, uint rootPageId, ReadOnlySpan<byte> key, ref byte[]? scratch) =>
+        Seek(pages, rootPageId, SeekTarget.Key, key, default, default, out _, ref scratch, transient: true);
+
+    private static ReadOnlyMemory<byte> Seek(
+        IPageReader pages, uint rootPageId, SeekTarget target, ReadOnlySpan<byte> key,
+        Span<uint> pathPages, Span<int> pathChildIndexes, out int leafLevel, ref byte[]? scratch, bool transient)
+    {
         var recordPath = !pathPages.IsEmpty;
         if (recordPath)
             pathChildIndexes[0] = 0;
@@ -39,7 +55,9 @@ internal sealed partial class BTree
         {
             if (recordPath)
                 pathPages[level] = pageId;
-            var memory = pages.ReadPage(pageId);
+            // A branch read into the scratch is done with once its child id is taken, so the
+            // child may overwrite it.
+            var memory = transient ? pages.ReadPageTransient(pageId, ref scratch) : pages.ReadPage(pageId);
             var page = memory.Span;
             var kind = BTreeNode.Kind(page);
             if (kind == BTreeNode.LeafKind)

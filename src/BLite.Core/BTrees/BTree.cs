@@ -118,12 +118,14 @@ internal sealed partial class BTree
     /// <summary>
     /// A cursor over the keys in <paramref name="range"/>, ascending or descending. The cursor
     /// reads through <paramref name="pages"/> lazily; do not change the tree while using it.
+    /// A <paramref name="transient"/> cursor's entries are valid only until its next move (see
+    /// <see cref="BTreeCursor"/>): for walks that may cover more leaves than the cache holds.
     /// </summary>
-    public BTreeCursor Scan(IPageReader pages, KeyRange range, bool descending = false)
+    public BTreeCursor Scan(IPageReader pages, KeyRange range, bool descending = false, bool transient = false)
     {
         ArgumentNullException.ThrowIfNull(pages);
         ArgumentNullException.ThrowIfNull(range);
-        return new BTreeCursor(pages, RootPageId, range, descending);
+        return new BTreeCursor(pages, RootPageId, range, descending, transient);
     }
 
     internal static ReadOnlyMemory<byte> ReadValue(IPageReader pages, ReadOnlyMemory<byte> leaf, int index)

@@ -7,6 +7,8 @@ namespace BLite.Core.BTrees;
 /// the sibling links. Call <see cref="MoveNext"/> before reading the first entry. Key and
 /// inline values are views of the page (valid while the snapshot is); an overflow value is
 /// read into a new array the first time <see cref="Value"/> is asked for at that entry.
+/// A transient cursor reads the leaves after the first with <see cref="IPageReader.ReadPageTransient"/>,
+/// so its keys and inline values are valid only until the next <see cref="MoveNext"/>.
 /// </summary>
 internal sealed class BTreeCursor
 {
@@ -14,6 +16,8 @@ internal sealed class BTreeCursor
     private readonly uint _rootPageId;
     private readonly KeyRange _range;
     private readonly bool _descending;
+    private readonly bool _transient;
+    private byte[]? _scratch;
     private ReadOnlyMemory<byte> _leaf;
     private int _index;
     private CursorState _state;
@@ -21,8 +25,9 @@ internal sealed class BTreeCursor
     private ReadOnlyMemory<byte>? _value;
     private bool _startBoundPassed;
 
-    internal BTreeCursor(IPageReader pages, uint rootPageId, KeyRange range, bool descending)
+    internal BTreeCursor(IPageReader pages, uint rootPageId, KeyRange range, bool descending, bool transient = false)
     {
+        _transient = transient;
         _pages = pages;
         _rootPageId = rootPageId;
         _range = range;
@@ -191,7 +196,7 @@ internal sealed class BTreeCursor
 
     private ReadOnlyMemory<byte> ReadLeaf(uint pageId)
     {
-        var memory = _pages.ReadPage(pageId);
+        var memory = _transient ? _pages.ReadPageTransient(pageId, ref _scratch) : _pages.ReadPage(pageId);
         var kind = BTreeNode.Kind(memory.Span);
         if (kind != BTreeNode.LeafKind)
             BTree.ThrowNotANode(pageId, kind);

@@ -7,29 +7,31 @@ namespace BLite.Core.Collections;
 /// <summary>
 /// Walks documents in primary-key order or in the order of a secondary index. Pull-based:
 /// nothing is read ahead. <see cref="Document"/> and <see cref="PrimaryKey"/> are valid until
-/// the next <see cref="MoveNext"/>; copy them to keep them.
+/// the next <see cref="MoveNext"/>; copy them to keep them. Over a secondary index the documents
+/// are fetched through a <see cref="BTreeFinger"/>: the primary keys of equal field values come
+/// in primary-key order, so consecutive documents mostly share a primary leaf or sit in the next
+/// one, and each is found without a descent from the root.
 /// </summary>
 internal sealed class DocumentCursor
 {
     private readonly TreeCursor? _entries;
-    private readonly BTree? _primary;
-    private readonly IPageReader? _pages;
+    private readonly BTreeFinger? _primary;
     private readonly string _filePath;
     private ReadOnlyMemory<byte> _document;
     private byte[] _primaryKey = [];
+    private int _primaryKeyLength;
 
-    private DocumentCursor(TreeCursor? entries, BTree? primary, IPageReader? pages, string filePath)
+    private DocumentCursor(TreeCursor? entries, BTreeFinger? primary, string filePath)
     {
         _entries = entries;
         _primary = primary;
-        _pages = pages;
         _filePath = filePath;
     }
 
-    internal static DocumentCursor Empty => new(null, null, null, "");
+    internal static DocumentCursor Empty => new(null, null, "");
 
     /// <summary>The current document's encoded primary key.</summary>
-    public ReadOnlySpan<byte> PrimaryKey => _primaryKey;
+    public ReadOnlySpan<byte> PrimaryKey => _primaryKey.AsSpan(0, _primaryKeyLength);
 
     /// <summary>
     /// The current entry's encoded key: the field key (all index components) of a secondary
@@ -38,14 +40,15 @@ internal sealed class DocumentCursor
     /// </summary>
     public ReadOnlySpan<byte> IndexKey => _entries is null || _document.IsEmpty
         ? default
-        : _primary is null ? _primaryKey : SecondaryEntry.FieldKeyOf(_entries.Key, _entries.Value.Span);
+        : _primary is null ? PrimaryKey : SecondaryEntry.FieldKeyOf(_entries.Key, _entries.Value.Span);
 
     /// <summary>The current document's C-BSON bytes.</summary>
     public ReadOnlyMemory<byte> Document => _document;
 
-    internal static DocumentCursor OverPrimary(TreeCursor cursor) => new(cursor, null, null, "");
+    internal static DocumentCursor OverPrimary(TreeCursor cursor) => new(cursor, null, "");
 
-    internal static DocumentCursor OverIndex(TreeCursor entries, BTree primary, IPageReader pages, string filePath) => new(entries, primary, pages, filePath);
+    internal static DocumentCursor OverIndex(TreeCursor entries, BTree primary, IPageReader pages, string filePath) =>
+        new(entries, new BTreeFinger(primary, pages), filePath);
 
     public bool MoveNext()
     {
@@ -57,18 +60,30 @@ internal sealed class DocumentCursor
 
         if (_primary is null)
         {
-            _primaryKey = _entries.Key.ToArray();
+            KeepPrimaryKey(_entries.Key);
             _document = _entries.Value;
             return true;
         }
 
         var primaryKey = SecondaryEntry.PrimaryKeyOf(_entries.Key, _entries.Value.Span);
-        _primaryKey = primaryKey.ToArray();
-        if (!_primary.TryGet(_pages!, primaryKey, out _document))
+        KeepPrimaryKey(primaryKey);
+        if (!_primary.TryGet(primaryKey, out _document))
         {
             throw new BLiteCorruptionException(_filePath, null, $"a secondary index entry points to primary key {IndexKeyText.Describe(primaryKey)}, which has no document.");
         }
 
         return true;
+    }
+
+    // One buffer for the cursor's life: a key per document would be an allocation per document.
+    private void KeepPrimaryKey(ReadOnlySpan<byte> key)
+    {
+        if (_primaryKey.Length < key.Length)
+        {
+            _primaryKey = new byte[Math.Max(key.Length, 16)];
+        }
+
+        key.CopyTo(_primaryKey);
+        _primaryKeyLength = key.Length;
     }
 }

@@ -92,7 +92,9 @@ internal sealed partial class RawCollection
             return DocumentCursor.Empty;
         }
 
-        return DocumentCursor.OverPrimary(TreeCursor.Open(Primary(collection), pages, primaryKeyRange ?? KeyRange.All, descending));
+        // A document cursor's document is valid until its next move, so its leaves are read
+        // transiently: a scan larger than the cache neither allocates a page per leaf nor evicts.
+        return DocumentCursor.OverPrimary(TreeCursor.Open(Primary(collection), pages, primaryKeyRange ?? KeyRange.All, descending, transient: true));
     }
 
     /// <summary>
@@ -112,7 +114,7 @@ internal sealed partial class RawCollection
             return DocumentCursor.Empty;
         }
 
-        var entries = TreeCursor.Open(BTree.Open(index!.RootPageId), pages, ToEntryRange(fieldKeyRange), descending);
+        var entries = TreeCursor.Open(BTree.Open(index!.RootPageId), pages, ToEntryRange(fieldKeyRange), descending, transient: true);
         return DocumentCursor.OverIndex(entries, Primary(collection), pages, _database.Catalog.FilePath);
     }
 

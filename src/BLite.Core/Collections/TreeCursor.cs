@@ -17,8 +17,9 @@ internal sealed class TreeCursor
 
     public ReadOnlyMemory<byte> Value => _cursor.Value;
 
-    public static TreeCursor Open(BTree tree, IPageReader pages, KeyRange range, bool descending) =>
-        new(tree.Scan(pages, range, descending));
+    /// <summary>A <paramref name="transient"/> cursor's key and value are valid only until the next move.</summary>
+    public static TreeCursor Open(BTree tree, IPageReader pages, KeyRange range, bool descending, bool transient = false) =>
+        new(tree.Scan(pages, range, descending, transient));
 
     public bool MoveNext() => _cursor.MoveNext();
 }

@@ -16,4 +16,14 @@ internal interface IPageReader
     /// Throws <c>BLiteCorruptionException</c> naming file and page when the page fails its checksum.
     /// </summary>
     ReadOnlyMemory<byte> ReadPage(uint pageId);
+
+    /// <summary>
+    /// The payload of <paramref name="pageId"/> for a cursor that needs it only until it reads its
+    /// next page. A cached page is returned as it is; a page not in the cache is cached while the
+    /// cache has room, and otherwise read into <paramref name="scratch"/> (allocated on first
+    /// use, then reused) without evicting anything. A walk over more pages than the cache holds
+    /// then allocates nothing per page and leaves the cache's working set in place; the price is
+    /// that the memory returned may be overwritten by the caller's next read with the same scratch.
+    /// </summary>
+    ReadOnlyMemory<byte> ReadPageTransient(uint pageId, ref byte[]? scratch) => ReadPage(pageId);
 }

@@ -10,6 +10,20 @@ internal sealed partial class StorageEngine
     /// </summary>
     internal byte[] GetImage(uint pageId, long snapshot)
     {
+        byte[]? noScratch = null;
+        return GetImage(pageId, snapshot, ref noScratch, transient: false);
+    }
+
+    /// <summary>
+    /// The same image for a reader that needs it only until its next read (see
+    /// <see cref="IPageReader.ReadPageTransient"/>): when the page is not cached and the cache is
+    /// full, it is read into <paramref name="scratch"/> rather than cached, so a walk over more
+    /// pages than the cache holds neither allocates a page per read nor evicts the working set.
+    /// </summary>
+    internal byte[] GetImage(uint pageId, long snapshot, ref byte[]? scratch) => GetImage(pageId, snapshot, ref scratch, transient: true);
+
+    private byte[] GetImage(uint pageId, long snapshot, ref byte[]? scratch, bool transient)
+    {
         while (true)
         {
             PageVersion? version;
@@ -17,6 +31,7 @@ internal sealed partial class StorageEngine
             long location;
             long fileEpoch;
             long walEpoch;
+            bool cache;
             lock (_sync)
             {
                 ThrowIfDisposed();
@@ -32,10 +47,11 @@ internal sealed partial class StorageEngine
                 location = fromWal ? version!.WalOffset : (long)pageId * PageSize;
                 fileEpoch = _fileEpoch;
                 walEpoch = _walEpoch;
+                cache = !transient || _pages.HasRoomForImage;
             }
 
             Interlocked.Increment(ref _cacheMisses);
-            var image = new byte[PageSize];
+            var image = cache ? new byte[PageSize] : scratch ??= new byte[PageSize];
             var intact = TryReadImage(fromWal, location, pageId, image);
 
             lock (_sync)
@@ -50,6 +66,11 @@ internal sealed partial class StorageEngine
                 if (!intact)
                 {
                     throw PageCorruption(fromWal, pageId, image);
+                }
+
+                if (!cache)
+                {
+                    return image;
                 }
 
                 if (version is null)

@@ -61,6 +61,13 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
         return new ReadOnlyMemory<byte>(engine.GetImage(pageId, Snapshot), 0, engine.PagePayloadSize);
     }
 
+    public ReadOnlyMemory<byte> ReadPageTransient(uint pageId, ref byte[]? scratch)
+    {
+        var engine = Engine;
+        PageGuards.ThrowIfNotUserPage(pageId, PageCount);
+        return new ReadOnlyMemory<byte>(engine.GetImage(pageId, Snapshot, ref scratch), 0, engine.PagePayloadSize);
+    }
+
     /// <summary>Reads any page, the header and free-list trunks included (for the consistency checker).</summary>
     internal ReadOnlyMemory<byte> ReadAnyPage(uint pageId)
     {

@@ -11,12 +11,12 @@ internal sealed class CollectionsTestDatabase : IDisposable
 {
     private readonly string _directory;
 
-    public CollectionsTestDatabase(IEnumerable<CollectionDefinition>? collections = null, Durability durability = Durability.Normal)
+    public CollectionsTestDatabase(IEnumerable<CollectionDefinition>? collections = null, Durability durability = Durability.Normal, StorageOptions? options = null)
     {
         _directory = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "blite-collections-" + Guid.NewGuid().ToString("N"));
         Directory.CreateDirectory(_directory);
         Path = System.IO.Path.Combine(_directory, "test.blite");
-        Options = new StorageOptions { Durability = durability };
+        Options = options ?? new StorageOptions { Durability = durability };
         Database = DocumentDatabase.Open(Path, Options, collections);
     }
 

@@ -28,6 +28,9 @@ internal sealed class PageTable
 
     public bool HasPins => _pagesWithPins.Count > 0;
 
+    /// <summary>Whether one more image fits the budget without evicting another.</summary>
+    public bool HasRoomForImage => CachedBytes + _pageSize <= _budgetBytes;
+
     public PageVersion? Head(uint pageId) => _heads.GetValueOrDefault(pageId);
 
     /// <summary>The version <paramref name="snapshot"/> sees; null means the database file's content.</summary>
