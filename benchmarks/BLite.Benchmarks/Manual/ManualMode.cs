@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using BLite.Benchmarks.Engines;
 
 namespace BLite.Benchmarks.Manual;
 
@@ -23,6 +24,13 @@ internal static class ManualMode
         var started = Stopwatch.GetTimestamp();
         Console.WriteLine($"manual: {options.Documents} documents on {machine.Description}, {machine.Runtime}");
         Console.WriteLine($"manual: load average at start {MachineInfo.LoadAverage()}");
+        foreach (var factory in OrderStores.All)
+        {
+            if (!options.Includes(factory.Engine, out var reason))
+            {
+                Console.WriteLine($"manual: {factory.Engine} not run: {reason}");
+            }
+        }
 
         // The first scenarios would otherwise time code that tiered compilation has not optimized
         // yet (the JIT stays busy for seconds after start-up, so no per-scenario warm-up can wait

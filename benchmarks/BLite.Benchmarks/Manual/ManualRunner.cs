@@ -43,12 +43,14 @@ internal sealed partial class ManualRunner : IDisposable
     private readonly int _documents;
     private readonly bool _postgreSqlOnly;
     private readonly bool _scansOnly;
+    private readonly ManualOptions _options;
     private int _storeNumber;
 
     public ManualRunner(int documents, TextWriter log, OperationTimer timer, ManualOptions options)
     {
         _postgreSqlOnly = options.PostgreSqlOnly;
         _scansOnly = options.ScansOnly;
+        _options = options;
         _log = log;
         _timer = timer;
         _documents = documents;
@@ -225,6 +227,11 @@ internal sealed partial class ManualRunner : IDisposable
         {
             foreach (var factory in OrderStores.Offering(durability))
             {
+                if (!_options.Includes(factory.Engine, out _))
+                {
+                    continue;
+                }
+
                 stores.Add(CreatePopulated(factory, durability, indexStatus));
             }
 
