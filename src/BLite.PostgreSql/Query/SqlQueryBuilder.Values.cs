@@ -17,6 +17,29 @@ namespace BLite.PostgreSql.Query;
 /// </summary>
 internal sealed partial class SqlQueryBuilder
 {
+    /// <summary>
+    /// A projection: for each matching document, in order, one jsonb object <c>{"v": [values...]}</c>
+    /// computed by the server, so only the projected values cross the wire and no document is
+    /// deserialized. (Arrays are built in chunks: a function takes at most 100 arguments.)
+    /// </summary>
+    public static (string Sql, List<Npgsql.NpgsqlParameter> Parameters) SelectValues(string table, DocumentQuery query, IReadOnlyList<BsonValue>? values,
+        Func<string, bool> isSingleValued, IReadOnlyList<ValueExpression> projected)
+    {
+        var builder = new SqlQueryBuilder(values, isSingleValued);
+        var columns = new List<string>(projected.Count);
+        foreach (var value in projected)
+        {
+            columns.Add(builder.Value(value, "doc"));
+        }
+
+        var chunks = columns.Chunk(90).Select(chunk => "jsonb_build_array(" + string.Join(", ", chunk) + ")");
+        builder._sql.Append("SELECT jsonb_build_object('v', ").Append(columns.Count == 0 ? "'[]'::jsonb" : string.Join(" || ", chunks)).Append(") FROM ").Append(table);
+        builder.Where(query.Filter);
+        builder.OrderBy(query.Sort);
+        builder.Limits(query, values);
+        return (builder._sql.ToString(), builder._parameters);
+    }
+
     /// <summary><c>left op right</c> of a computed condition.</summary>
     private void Computed(string root, ExpressionFilter filter)
     {
@@ -87,7 +110,7 @@ internal sealed partial class SqlQueryBuilder
         {
             (ArrayAggregate.Sum, NumericKind.Double) => $"blite_of_double(COALESCE(sum({typed}), 0))",
             (ArrayAggregate.Sum, _) => $"blite_of_number(COALESCE(sum({typed}), 0), '{KindName(kind)}')",
-            (ArrayAggregate.Average, NumericKind.Decimal) => $"blite_of_number(round(sum({typed})::numeric(1000, 40) / count({typed}), 28), 'decimal')",
+            (ArrayAggregate.Average, NumericKind.Decimal) => $"blite_of_number(blite_decimal_fit(trim_scale(sum({typed})::numeric(1000, 40) / NULLIF(count({typed}), 0))), 'decimal')",
             (ArrayAggregate.Average, _) => $"blite_of_double(sum({typed})::float8 / NULLIF(count({typed}), 0))",
             (ArrayAggregate.Min, NumericKind.Double) => $"blite_of_double(min({typed}))",
             (ArrayAggregate.Max, NumericKind.Double) => $"blite_of_double(max({typed}))",

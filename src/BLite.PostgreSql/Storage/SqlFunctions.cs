@@ -136,14 +136,22 @@ internal static class SqlFunctions
               ELSE (x::numeric % y::numeric)::double precision END
           END
         $f$;
+        CREATE OR REPLACE FUNCTION blite_decimal_fit(n numeric) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE WHEN n IS NULL OR n = 0 THEN n
+            WHEN abs(n) >= 79228162514264337593543950335.5 THEN NULL
+            ELSE (SELECT CASE WHEN scale(n) <= s THEN n ELSE round(n, s) END
+              FROM (SELECT CASE WHEN abs(round(n, s0)) * power(10::numeric, s0) <= 79228162514264337593543950335 THEN s0 ELSE s0 - 1 END AS s
+                FROM (SELECT least(28, greatest(0, 28 - floor(log(abs(n)))::integer)) AS s0) digits) fitted)
+          END
+        $f$;
         CREATE OR REPLACE FUNCTION blite_decimal_op(op text, x numeric, y numeric) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
-          SELECT CASE op
+          SELECT blite_decimal_fit(CASE op
             WHEN 'add' THEN x + y
             WHEN 'sub' THEN x - y
             WHEN 'mul' THEN x * y
-            WHEN 'div' THEN CASE WHEN y <> 0 THEN trim_scale(round(x::numeric(1000, 40) / y, 28)) END
+            WHEN 'div' THEN CASE WHEN y <> 0 THEN trim_scale(x::numeric(1000, 40) / y) END
             ELSE CASE WHEN y <> 0 THEN mod(x, y) END
-          END
+          END)
         $f$;
         CREATE OR REPLACE FUNCTION blite_arith(op text, kind text, a jsonb, b jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
           SELECT CASE
