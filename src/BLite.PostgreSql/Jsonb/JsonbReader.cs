@@ -10,7 +10,7 @@ namespace BLite.PostgreSql.Jsonb;
 /// pass of a <see cref="Utf8JsonReader"/>: the inverse of <see cref="JsonbWriter"/>. Malformed
 /// input raises <see cref="BsonFormatException"/>.
 /// </summary>
-internal static class JsonbReader
+internal static partial class JsonbReader
 {
     public static void ReadDocument(ReadOnlySpan<byte> utf8Json, ref BsonSpanWriter bson, BsonFieldDictionary fields)
     {
@@ -87,7 +87,10 @@ internal static class JsonbReader
                 var peek = json;
                 if (Next(ref peek) == JsonTokenType.PropertyName && IsTagKey(ref peek))
                 {
-                    WriteTagged(ref json, ref bson, fields, fieldId, isItem);
+                    if (!TryWriteCommonTag(ref json, ref bson, fieldId, isItem))
+                    {
+                        WriteTagged(ref json, ref bson, fields, fieldId, isItem);
+                    }
                 }
                 else
                 {
