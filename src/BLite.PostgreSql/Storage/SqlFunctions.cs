@@ -6,7 +6,11 @@ namespace BLite.PostgreSql.Storage;
 /// it). They read BLite's jsonb form (docs/postgresql.md): <c>blite_num</c> gives any number, tagged
 /// or not, as numeric; <c>blite_str</c> a string; <c>blite_instant</c> a DateTime's or
 /// DateTimeOffset's fixed-width text; <c>blite_class</c> the type class that orders values across
-/// types as the embedded engine does; <c>blite_reach</c> every value a dotted path reaches. The
+/// types as the embedded engine does; <c>blite_reach</c> every value a dotted path reaches. Computed
+/// conditions and projections use the rest: <c>blite_eq</c> / <c>blite_cmp</c> compare two
+/// values with C#'s lifted-null rules, and <c>blite_arith</c>, <c>blite_length</c>,
+/// <c>blite_datepart</c>, <c>blite_date</c> compute as the embedded evaluator does
+/// (src/BLite.Core/Query/Evaluation/ValueNodes.cs), each returning a value in the stored form. The
 /// table <c>blite_collections</c> lists each collection with its id type and declared indexes, so
 /// <c>blite migrate</c> can move a database back to a file with its indexes.
 /// </summary>
