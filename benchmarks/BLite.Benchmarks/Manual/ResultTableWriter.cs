@@ -35,7 +35,7 @@ public static class ResultTableWriter
         output.WriteLine("LiteDB runs as shipped (no durability setting): on a file it syncs every commit, so its buffered write rows pay a sync. It keeps DateTime to the millisecond; the agreement check compares it at that precision.");
         if (results.Count > 0 && !results.Any(r => IsBLite(r.Engine)))
         {
-            output.WriteLine("BLite: no rows yet, its engine adapter is not part of this build.");
+            output.WriteLine("BLite: not part of this run (--engine), so no speed-up is computed.");
         }
     }
 
