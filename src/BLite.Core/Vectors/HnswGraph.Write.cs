@@ -139,10 +139,10 @@ internal sealed partial class HnswGraph
     /// The bridging keeps local paths, but a region whose only way in from the rest of the graph
     /// ran through the removed node is linked to it only from inside, and would be cut off. So
     /// each such node is searched for from the entry point, as an insert would (descending the
-    /// upper layers, then a beam of 2M on layer 0); one the search does not reach is linked on
-    /// layer 0 from the nearest node it did reach (one with a free slot when there is one, so no
-    /// list is pruned). What a search for a node's own vector finds is what Verify's reachability
-    /// check walks: edges of every layer from the entry point.
+    /// upper layers, then a beam of 2M on layer 0); one the search does not find among the 2M
+    /// nearest is linked on layer 0 from the nearest node it did find (one with a free slot when
+    /// there is one, so no list is pruned). A search can only find what is reachable through edges
+    /// of some layer from the entry point, which is what Verify's reachability check walks.
     /// </summary>
     private void Reconnect(IPageWriter pages, WriteSession session, HnswMeta meta, HnswNode removed)
     {
@@ -163,6 +163,8 @@ internal sealed partial class HnswGraph
             targets.UnionWith(removed.Links[layer]);
         }
 
+        // Not merely reachable: a neighbour the search for its own vector does not find among the
+        // 2M nearest gets the link too, which also mends the neighbourhood the removal thinned.
         foreach (var target in targets)
         {
             if (target == meta.EntryNode || target == removed.Id)
@@ -170,18 +172,7 @@ internal sealed partial class HnswGraph
                 continue;
             }
 
-            var vector = session.Get(target).Vector;
-            var reader = scratch.Memo.Begin(pages);
-            var entry = meta.EntryNode;
-            var entryDistance = Distance(vector, ReadNode(reader, entry).Span);
-            for (var layer = meta.TopLayer; layer > 0; layer--)
-            {
-                (entry, entryDistance) = Greedy(reader, vector, entry, entryDistance, layer);
-            }
-
-            scratch.Entries.Clear();
-            scratch.Entries.Add(new LayerHit(entry, entryDistance));
-            SearchLayer(pages, vector, MaxLinks(0), 0, null, scratch);
+            SearchFromEntry(pages, meta, session.Get(target).Vector, scratch);
             if (scratch.Found.Count == 0 || scratch.Found.Exists(hit => hit.Node == target))
             {
                 continue;
@@ -203,6 +194,22 @@ internal sealed partial class HnswGraph
         }
 
         return linked;
+    }
+
+    /// <summary>Descends the upper layers towards <paramref name="vector"/>, then a layer-0 beam of 2M; leaves what it found and visited in <paramref name="scratch"/>.</summary>
+    private void SearchFromEntry(IPageReader pages, HnswMeta meta, ReadOnlySpan<float> vector, SearchScratch scratch)
+    {
+        var reader = scratch.Memo.Begin(pages);
+        var entry = meta.EntryNode;
+        var entryDistance = Distance(vector, ReadNode(reader, entry).Span);
+        for (var layer = meta.TopLayer; layer > 0; layer--)
+        {
+            (entry, entryDistance) = Greedy(reader, vector, entry, entryDistance, layer);
+        }
+
+        scratch.Entries.Clear();
+        scratch.Entries.Add(new LayerHit(entry, entryDistance));
+        SearchLayer(pages, vector, MaxLinks(0), 0, null, scratch);
     }
 
     /// <summary>

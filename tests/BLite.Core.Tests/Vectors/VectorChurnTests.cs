@@ -13,10 +13,10 @@ namespace BLite.Core.Tests.Vectors;
 public sealed class VectorChurnTests
 {
     private const int Dimensions = 16;
-    private const int Population = 2_000;
+    private const int Population = 1_500;
     private const int K = 10;
 
-    private static VectorIndexDefinition Index(string name) => new(name, "embedding", Dimensions, VectorMetric.Euclidean, m: 6, efConstruction: 24);
+    private static VectorIndexDefinition Index(string name) => new(name, "embedding", Dimensions, VectorMetric.Euclidean, m: 6, efConstruction: 16);
 
     private static BsonDocument Note(int id, float[] vector) =>
         new() { ["_id"] = id, ["embedding"] = BsonVector.FromFloat32(vector) };
