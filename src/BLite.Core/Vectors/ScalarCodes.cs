@@ -126,50 +126,13 @@ internal sealed class ScalarCodes
     }
 
     /// <summary>Σ(a−b)² over bytes; at most 255²·16,000 (the dimension limit), so an int holds it.</summary>
-    internal static int SquaredDifference(ReadOnlySpan<byte> a, ReadOnlySpan<byte> b)
-    {
-        ref var left = ref MemoryMarshal.GetReference(a);
-        ref var right = ref MemoryMarshal.GetReference(b);
-        var i = 0;
-        var sum = 0;
-        if (Avx2.IsSupported)
-        {
-            var total = Vector256<int>.Zero;
-            for (; i <= a.Length - Vector256<byte>.Count; i += Vector256<byte>.Count)
-            {
-                var (aLow, aHigh) = Vector256.Widen(Vector256.LoadUnsafe(ref left, (nuint)i));
-                var (bLow, bHigh) = Vector256.Widen(Vector256.LoadUnsafe(ref right, (nuint)i));
-                var low = aLow.AsInt16() - bLow.AsInt16();
-                var high = aHigh.AsInt16() - bHigh.AsInt16();
-                total += Avx2.MultiplyAddAdjacent(low, low) + Avx2.MultiplyAddAdjacent(high, high);
-            }
-
-            sum = Vector256.Sum(total);
-        }
-        else if (Vector128.IsHardwareAccelerated)
-        {
-            var total = Vector128<int>.Zero;
-            for (; i <= a.Length - Vector128<byte>.Count; i += Vector128<byte>.Count)
-            {
-                var (aLow, aHigh) = Vector128.Widen(Vector128.LoadUnsafe(ref left, (nuint)i));
-                var (bLow, bHigh) = Vector128.Widen(Vector128.LoadUnsafe(ref right, (nuint)i));
-                total += SquaresOf(aLow.AsInt16() - bLow.AsInt16()) + SquaresOf(aHigh.AsInt16() - bHigh.AsInt16());
-            }
-
-            sum = Vector128.Sum(total);
-        }
-
-        for (; i < a.Length; i++)
-        {
-            var difference = a[i] - b[i];
-            sum += difference * difference;
-        }
-
-        return sum;
-    }
+    internal static int SquaredDifference(ReadOnlySpan<byte> a, ReadOnlySpan<byte> b) => SumOfProducts(a, b, differences: true);
 
     /// <summary>Σ a·b over bytes; at most 255²·16,000, so an int holds it.</summary>
-    internal static int DotProduct(ReadOnlySpan<byte> a, ReadOnlySpan<byte> b)
+    internal static int DotProduct(ReadOnlySpan<byte> a, ReadOnlySpan<byte> b) => SumOfProducts(a, b, differences: false);
+
+    /// <summary>Σ x·y where (x, y) is (a−b, a−b) with <paramref name="differences"/>, else (a, b).</summary>
+    private static int SumOfProducts(ReadOnlySpan<byte> a, ReadOnlySpan<byte> b, bool differences)
     {
         ref var left = ref MemoryMarshal.GetReference(a);
         ref var right = ref MemoryMarshal.GetReference(b);
@@ -182,7 +145,9 @@ internal sealed class ScalarCodes
             {
                 var (aLow, aHigh) = Vector256.Widen(Vector256.LoadUnsafe(ref left, (nuint)i));
                 var (bLow, bHigh) = Vector256.Widen(Vector256.LoadUnsafe(ref right, (nuint)i));
-                total += Avx2.MultiplyAddAdjacent(aLow.AsInt16(), bLow.AsInt16()) + Avx2.MultiplyAddAdjacent(aHigh.AsInt16(), bHigh.AsInt16());
+                var (xLow, yLow) = Factors(aLow.AsInt16(), bLow.AsInt16(), differences);
+                var (xHigh, yHigh) = Factors(aHigh.AsInt16(), bHigh.AsInt16(), differences);
+                total += Avx2.MultiplyAddAdjacent(xLow, yLow) + Avx2.MultiplyAddAdjacent(xHigh, yHigh);
             }
 
             sum = Vector256.Sum(total);
@@ -194,7 +159,9 @@ internal sealed class ScalarCodes
             {
                 var (aLow, aHigh) = Vector128.Widen(Vector128.LoadUnsafe(ref left, (nuint)i));
                 var (bLow, bHigh) = Vector128.Widen(Vector128.LoadUnsafe(ref right, (nuint)i));
-                total += ProductsOf(aLow.AsInt16(), bLow.AsInt16()) + ProductsOf(aHigh.AsInt16(), bHigh.AsInt16());
+                var (xLow, yLow) = Factors(aLow.AsInt16(), bLow.AsInt16(), differences);
+                var (xHigh, yHigh) = Factors(aHigh.AsInt16(), bHigh.AsInt16(), differences);
+                total += ProductsOf(xLow, yLow) + ProductsOf(xHigh, yHigh);
             }
 
             sum = Vector128.Sum(total);
@@ -202,13 +169,20 @@ internal sealed class ScalarCodes
 
         for (; i < a.Length; i++)
         {
-            sum += a[i] * b[i];
+            var (x, y) = differences ? (a[i] - b[i], a[i] - b[i]) : (a[i], b[i]);
+            sum += x * y;
         }
 
         return sum;
     }
 
-    private static Vector128<int> SquaresOf(Vector128<short> values) => ProductsOf(values, values);
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static (Vector256<short> X, Vector256<short> Y) Factors(Vector256<short> a, Vector256<short> b, bool differences) =>
+        differences ? (a - b, a - b) : (a, b);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static (Vector128<short> X, Vector128<short> Y) Factors(Vector128<short> a, Vector128<short> b, bool differences) =>
+        differences ? (a - b, a - b) : (a, b);
 
     private static Vector128<int> ProductsOf(Vector128<short> a, Vector128<short> b)
     {
