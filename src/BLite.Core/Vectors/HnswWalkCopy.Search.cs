@@ -5,8 +5,6 @@ namespace BLite.Core.Vectors;
 
 internal sealed partial class HnswWalkCopy
 {
-    private static readonly Comparer<float> Farthest = Comparer<float>.Create(static (a, b) => b.CompareTo(a));
-
     /// <summary>The heaps and visited marks of the thread's last search, reused so a search allocates only its results.</summary>
     [ThreadStatic]
     private static WalkScratch? t_scratch;
@@ -87,12 +85,12 @@ internal sealed partial class HnswWalkCopy
         candidates.Enqueue(entry, entryDistance);
         if (filter is null || filter(_keys[entry]))
         {
-            results.Enqueue(entry, entryDistance);
+            results.Enqueue(entry, -entryDistance);
         }
 
         while (candidates.TryDequeue(out var current, out var currentDistance))
         {
-            if (results.Count >= beam && results.TryPeek(out _, out var worst) && currentDistance > worst)
+            if (results.Count >= beam && results.TryPeek(out _, out var worst) && currentDistance > -worst)
             {
                 break;
             }
@@ -112,7 +110,7 @@ internal sealed partial class HnswWalkCopy
 
                 visitedNodes++;
                 var distance = metric.Distance(neighbour);
-                if (results.Count >= beam && results.TryPeek(out _, out var bound) && distance >= bound)
+                if (results.Count >= beam && results.TryPeek(out _, out var bound) && distance >= -bound)
                 {
                     continue;
                 }
@@ -120,7 +118,7 @@ internal sealed partial class HnswWalkCopy
                 candidates.Enqueue(neighbour, distance);
                 if (filter is null || filter(_keys[neighbour]))
                 {
-                    results.Enqueue(neighbour, distance);
+                    results.Enqueue(neighbour, -distance);
                     if (results.Count > beam)
                     {
                         results.Dequeue();
@@ -130,9 +128,9 @@ internal sealed partial class HnswWalkCopy
         }
 
         var found = scratch.Found;
-        while (results.TryDequeue(out var slot, out var distance))
+        while (results.TryDequeue(out var slot, out var negated))
         {
-            found.Add((slot, distance));
+            found.Add((slot, -negated));
         }
 
         found.Reverse();
@@ -223,8 +221,12 @@ internal sealed partial class HnswWalkCopy
         /// <summary>Slots to expand, nearest first.</summary>
         public PriorityQueue<int, float> Candidates { get; } = new();
 
-        /// <summary>The best accepted slots so far, farthest first (so the worst is dropped first).</summary>
-        public PriorityQueue<int, float> Results { get; } = new(Farthest);
+        /// <summary>
+        /// The best accepted slots so far, farthest first (so the worst is dropped first): keyed by
+        /// the negated distance, because the default comparer is inlined where a custom one costs
+        /// a delegate call per comparison.
+        /// </summary>
+        public PriorityQueue<int, float> Results { get; } = new();
 
         public List<(int Slot, float Distance)> Found { get; } = [];
 
