@@ -6,11 +6,11 @@ namespace BLite.Core.Vectors;
 internal sealed partial class HnswGraph
 {
     /// <summary>
-    /// Removes a document's node. Every node that linked to it (found through the reverse-edge
-    /// keys) uses the freed slot for the removed node's neighbour nearest to it, and each of the
-    /// removed node's neighbours that no such node then links to is linked from the one nearest to
-    /// it; so every way through the removed node is replaced by a way around it (see
-    /// <see cref="Bridge"/>). False when the document is not in the graph.
+    /// Removes a document's node. The nodes that linked to it (found through the reverse-edge
+    /// keys) link to its neighbours instead (<see cref="Bridge"/>), then each of its neighbours is
+    /// searched for from the entry point and linked from what the search found if the search
+    /// missed it (<see cref="Reconnect"/>), so no region is cut off and the neighbourhood stays
+    /// searchable. False when the document is not in the graph.
     /// </summary>
     public bool Delete(IPageWriter pages, ReadOnlySpan<byte> primaryKey)
     {
