@@ -69,6 +69,32 @@ public sealed class VectorWalkCopyTests
         }
     }
 
+    [Fact]
+    public void A_walk_copy_search_allocates_the_same_whether_it_visits_few_nodes_or_many()
+    {
+        using var test = new CollectionsTestDatabase();
+        var data = new GaussianClusters(seed: 33, Dimensions);
+        VectorIndexTests.Fill(test, data, 1500);
+        using var read = test.Database.BeginRead();
+        var graph = Graph(test, read);
+        SearchUntilCopied(graph, read, data);
+        var query = data.Next();
+
+        (long Bytes, int Visited) Measure(int ef)
+        {
+            graph.Search(read, query, 10, ef, null, out _);
+            var before = GC.GetAllocatedBytesForCurrentThread();
+            graph.Search(read, query, 10, ef, null, out var visited);
+            return (GC.GetAllocatedBytesForCurrentThread() - before, visited);
+        }
+
+        var narrow = Measure(16);
+        var wide = Measure(400);
+
+        Assert.True(wide.Visited >= 4 * narrow.Visited, $"ef 400 visited {wide.Visited} nodes, ef 16 {narrow.Visited}");
+        Assert.True(Math.Abs(wide.Bytes - narrow.Bytes) <= 512, $"ef 16 allocated {narrow.Bytes} bytes, ef 400 {wide.Bytes}: a search must not allocate per visited node");
+    }
+
     [Theory]
     [InlineData(VectorMetric.Euclidean)]
     [InlineData(VectorMetric.Cosine)]
