@@ -10,6 +10,9 @@ internal sealed partial class StorageEngine
     /// <summary>Whether pages are sealed with AES-GCM rather than a CRC (docs/encryption.md).</summary>
     internal bool IsEncrypted => _file is EncryptedFileDevice;
 
+    /// <summary>How many checkpoints have committed a version map to an encrypted file (null for a plain one).</summary>
+    internal long? VersionCounter => (_file as EncryptedFileDevice)?.Record.Counter;
+
     /// <summary>
     /// Reads what <paramref name="file"/> is, before the WAL is opened or anything is written:
     /// an encrypted file is checked against the key (a wrong or missing key throws
@@ -64,6 +67,11 @@ internal sealed partial class StorageEngine
             throw new BLiteException($"Database '{path}' is an encrypted BLite database of encryption format {header.Version}; this BLite reads up to format {EncryptionHeader.FormatVersion}.");
         }
 
+        if (header.Version == EncryptionHeader.UnversionedFormat)
+        {
+            throw new BLiteEncryptionException($"Database '{path}' is an encrypted BLite database of encryption format 1, which cannot detect a page rolled back to an older version; this BLite reads format {EncryptionHeader.FormatVersion} only. Export it with the BLite that wrote it (blite export) and import it here; nothing was changed.");
+        }
+
         if (!PageLayout.IsValidPageSize(header.PageSize))
         {
             throw new BLiteCorruptionException(path, null, $"its encryption header names page size {header.PageSize}, which BLite never writes.");
@@ -87,7 +95,17 @@ internal sealed partial class StorageEngine
             throw new BLiteEncryptionException($"Wrong key for database '{path}': the key check in its header does not match. Nothing was changed.");
         }
 
-        return new EncryptedFileDevice(file, new PageCipher(key, header.DatabaseId), header.PageSize);
+        var cipher = new PageCipher(key, header.DatabaseId);
+        try
+        {
+            var map = PageVersionMap.Load(file, cipher, new EncryptedLayout(header.PageSize), path);
+            return new EncryptedFileDevice(file, cipher, map, header.PageSize);
+        }
+        catch
+        {
+            cipher.Dispose();
+            throw;
+        }
     }
 
     /// <summary>
@@ -128,12 +146,22 @@ internal sealed partial class StorageEngine
         header.KeyCheck = header.ComputeKeyCheck(key);
         var page = new byte[pageSize];
         header.Write(page);
-        file.SetLength(0);
-        file.Write(0, page);
-        file.Flush();
-        return new EncryptedFileDevice(file, new PageCipher(key, header.DatabaseId), pageSize);
+        var cipher = new PageCipher(key, header.DatabaseId);
+        var map = PageVersionMap.Create(file, cipher, new EncryptedLayout(pageSize), page);
+        return new EncryptedFileDevice(file, cipher, map, pageSize);
     }
 
-    private static IStorageDevice WrapLog(IStorageDevice file, IStorageDevice wal) =>
-        file is EncryptedFileDevice encrypted ? new EncryptedWalDevice(wal, encrypted.Cipher, encrypted.PageSize) : wal;
+    /// <summary>The log device beside <paramref name="file"/>; an encrypted one is checked against the base log the file's last checkpoint recorded.</summary>
+    private static IStorageDevice WrapLog(IStorageDevice file, IStorageDevice wal)
+    {
+        if (file is not EncryptedFileDevice encrypted)
+        {
+            return wal;
+        }
+
+        var log = new EncryptedWalDevice(wal, encrypted);
+        log.CheckBelongsToFile(file.Name);
+        log.CheckAgainstCommittedBase(file.Name);
+        return log;
+    }
 }
