@@ -152,7 +152,7 @@ internal sealed class EncryptedFileDevice : IStorageDevice
     {
         var target = Volatile.Read(ref _target);
         target.Inner.Flush();
-        target.Map.Commit(Log?.DurableBinding ?? default);
+        target.Map.Commit(Log?.FlushedBinding() ?? default);
     }
 
     public void SetLength(long length) => Inner.SetLength(_layout.PhysicalLength(length));

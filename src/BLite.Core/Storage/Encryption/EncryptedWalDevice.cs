@@ -49,15 +49,24 @@ internal sealed class EncryptedWalDevice : IStorageDevice
 
     public string Name => _inner.Name;
 
-    /// <summary>The log's generation and salt, and how many of its frames were on disk at the last flush.</summary>
-    public LogBinding DurableBinding
+    /// <summary>
+    /// The log's generation and salt, and how many of its frames are on disk. Frames only read so
+    /// far (recovery reads a log a crashed process wrote) are flushed first, so they count too.
+    /// </summary>
+    public LogBinding FlushedBinding()
     {
-        get
+        lock (_bindingLock)
         {
-            lock (_bindingLock)
+            if (_durable.DurableFrames == _sealedFrames)
             {
                 return _durable;
             }
+        }
+
+        Flush();
+        lock (_bindingLock)
+        {
+            return _durable;
         }
     }
 
