@@ -33,7 +33,7 @@ internal sealed partial class StorageEngine
 
         if (EncryptionHeader.HasMagic(prefix[..read]))
         {
-            return OpenEncrypted(file, path, encryption, prefix[..read]);
+            return OpenEncrypted(file, path, encryption, prefix[..read], options.ReadOnly);
         }
 
         if (encryption is null || length == 0 && !mayCreate)
@@ -54,7 +54,7 @@ internal sealed partial class StorageEngine
         return CreateEncrypted(file, path, encryption, options.PageSize);
     }
 
-    private static EncryptedFileDevice OpenEncrypted(IStorageDevice file, string path, BLiteEncryption? encryption, ReadOnlySpan<byte> prefix)
+    private static EncryptedFileDevice OpenEncrypted(IStorageDevice file, string path, BLiteEncryption? encryption, ReadOnlySpan<byte> prefix, bool sharedView)
     {
         var header = EncryptionHeader.TryRead(prefix);
         if (header is null)
@@ -98,13 +98,34 @@ internal sealed partial class StorageEngine
         var cipher = new PageCipher(key, header.DatabaseId);
         try
         {
-            var map = PageVersionMap.Load(file, cipher, new EncryptedLayout(header.PageSize), path);
-            return new EncryptedFileDevice(file, cipher, map, header.PageSize);
+            var map = LoadVersionMap(file, cipher, new EncryptedLayout(header.PageSize), path, sharedView);
+            return new EncryptedFileDevice(file, cipher, map, header.PageSize, sharedView);
         }
         catch
         {
             cipher.Dispose();
             throw;
+        }
+    }
+
+    /// <summary>
+    /// Loads the version map. A read-only view may read it while a writer in another engine
+    /// commits checkpoints, and then see a record and map pages of different checkpoints: it reads
+    /// again a few times before calling that damage.
+    /// </summary>
+    private static PageVersionMap LoadVersionMap(IStorageDevice file, PageCipher cipher, EncryptedLayout layout, string path, bool sharedView)
+    {
+        const int Attempts = 3;
+        for (var attempt = 1; ; attempt++)
+        {
+            try
+            {
+                return PageVersionMap.Load(file, cipher, layout, path);
+            }
+            catch (BLiteCorruptionException) when (sharedView && attempt < Attempts)
+            {
+                // Read again: a consistent record and map are on disk between two checkpoints.
+            }
         }
     }
 
@@ -160,8 +181,16 @@ internal sealed partial class StorageEngine
         }
 
         var log = new EncryptedWalDevice(wal, encrypted);
-        log.CheckBelongsToFile(file.Name);
-        log.CheckAgainstCommittedBase(file.Name);
+        try
+        {
+            log.CheckBelongsToFile(file.Name);
+            log.CheckAgainstCommittedBase(file.Name);
+        }
+        catch (BLiteCorruptionException) when (encrypted.IsSharedView && encrypted.ChangedOnDisk())
+        {
+            throw new SharedSnapshotChangedException($"Database '{file.Name}' was checkpointed by a writer while this read-only view was opening it; open it again to read the new state.");
+        }
+
         return log;
     }
 }

@@ -23,11 +23,12 @@ internal sealed class EncryptedFileDevice : IStorageDevice
     private readonly List<Target> _retired = [];
     private Target _target;
 
-    public EncryptedFileDevice(IStorageDevice inner, PageCipher cipher, PageVersionMap map, int pageSize)
+    public EncryptedFileDevice(IStorageDevice inner, PageCipher cipher, PageVersionMap map, int pageSize, bool isSharedView = false)
     {
         _target = new Target(inner, cipher, map);
         _layout = new EncryptedLayout(pageSize);
         Name = inner.Name;
+        IsSharedView = isSharedView;
     }
 
     public PageCipher Cipher => Volatile.Read(ref _target).Cipher;
@@ -39,6 +40,16 @@ internal sealed class EncryptedFileDevice : IStorageDevice
     public EncryptedWalDevice? Log { get; set; }
 
     public int PageSize => _layout.PageSize;
+
+    /// <summary>
+    /// A read-only view of a file a writer in another engine may be checkpointing: a page refused
+    /// because that writer committed newer versions since the view opened is reported as a changed
+    /// snapshot (open again), not as damage.
+    /// </summary>
+    public bool IsSharedView { get; }
+
+    /// <summary>Whether a writer committed a checkpoint to the file since this device read its version record.</summary>
+    public bool ChangedOnDisk() => Volatile.Read(ref _target).Map.ChangedOnDisk();
 
     /// <summary>The database file's path (it stays the name after a key rotation renamed the new file over it).</summary>
     public string Name { get; }
@@ -82,7 +93,10 @@ internal sealed class EncryptedFileDevice : IStorageDevice
                         break;
                     }
 
-                    Decrypt(target, raw, destination.Slice(total, PageSize), pageId);
+                    if (!Decrypt(target, raw, destination.Slice(total, PageSize), pageId) && IsSharedView && target.Map.ChangedOnDisk())
+                    {
+                        throw new SharedSnapshotChangedException($"Database '{Name}' was checkpointed by a writer while this read-only view was reading it (page {pageId} has a newer version); open it again to read the new state.");
+                    }
                 }
 
                 return total;
@@ -147,12 +161,14 @@ internal sealed class EncryptedFileDevice : IStorageDevice
         }
     }
 
-    /// <summary>Flushes the file, then commits the page versions written since the last flush (<see cref="PageVersionMap.Commit"/>).</summary>
+    /// <summary>Flushes the file; pages written since the last flush become current with it (<see cref="PageVersionMap.Commit"/>).</summary>
     public void Flush()
     {
         var target = Volatile.Read(ref _target);
-        target.Inner.Flush();
-        target.Map.Commit(Log?.FlushedBinding() ?? default);
+        if (!target.Map.Commit(Log?.FlushedBinding() ?? default))
+        {
+            target.Inner.Flush();
+        }
     }
 
     public void SetLength(long length) => Inner.SetLength(_layout.PhysicalLength(length));
@@ -219,17 +235,17 @@ internal sealed class EncryptedFileDevice : IStorageDevice
     }
 
     /// <summary>Decrypts a stored page, or refuses it (a plain image that fails the engine's check) when it is not the current version or does not authenticate.</summary>
-    private static void Decrypt(Target target, ReadOnlySpan<byte> stored, Span<byte> plain, uint pageId)
+    private static bool Decrypt(Target target, ReadOnlySpan<byte> stored, Span<byte> plain, uint pageId)
     {
         if (!target.Map.Accepts(pageId, PageCipher.TagOf(stored)))
         {
             PageCipher.Refuse(plain, pageId);
-            return;
+            return false;
         }
 
         Span<byte> associatedData = stackalloc byte[AssociatedDataSize];
         WriteAssociatedData(associatedData, target.Cipher, pageId);
-        target.Cipher.TryDecrypt(stored, plain, pageId, associatedData);
+        return target.Cipher.TryDecrypt(stored, plain, pageId, associatedData);
     }
 
     private static void WriteAssociatedData(Span<byte> associatedData, PageCipher cipher, uint pageId)

@@ -207,6 +207,21 @@ internal sealed class EncryptedWalDevice : IStorageDevice
         }
     }
 
+    private bool HoldsBaseFrame(long index, VersionRecord record)
+    {
+        var frame = ArrayPool<byte>.Shared.Rent(_frameSize);
+        try
+        {
+            var frameHeader = frame.AsSpan(0, WalFormat.FrameHeaderSize);
+            return ReadFrame(WalFormat.HeaderSize + (index * _frameSize), index, frame, out var authentic) == _frameSize && authentic
+                && WalFormat.FrameGeneration(frameHeader) == record.BaseGeneration && WalFormat.FrameSalt(frameHeader) == record.BaseSalt;
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(frame);
+        }
+    }
+
     /// <summary>Stores in the header's reserved field the MAC binding it to the file state it continues, and re-seals the header's CRC.</summary>
     private void BindHeader(Span<byte> header)
     {
@@ -261,21 +276,12 @@ internal sealed class EncryptedWalDevice : IStorageDevice
             return;
         }
 
+        // A log whose first frame is gone (the checkpoint shrank the log before restarting it)
+        // replays nothing, which is safe; only a prefix of it would replay older versions.
         var index = record.BaseDurableFrames - 1;
-        var frame = ArrayPool<byte>.Shared.Rent(_frameSize);
-        try
+        if (!HoldsBaseFrame(0, record) || HoldsBaseFrame(index, record))
         {
-            var start = WalFormat.HeaderSize + (index * _frameSize);
-            var frameHeader = frame.AsSpan(0, WalFormat.FrameHeaderSize);
-            if (ReadFrame(start, index, frame, out var authentic) == _frameSize && authentic
-                && WalFormat.FrameGeneration(frameHeader) == record.BaseGeneration && WalFormat.FrameSalt(frameHeader) == record.BaseSalt)
-            {
-                return;
-            }
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(frame);
+            return;
         }
 
         throw new BLiteCorruptionException(databasePath, null, $"its write-ahead log '{Name}' is the log its last checkpoint copied from, but no longer holds that log's frame {index}, which the checkpoint knew to be on disk: it was replaced by an older copy of itself, and replaying it would roll pages back to older versions.");

@@ -98,6 +98,29 @@ internal sealed class PageVersionMap
         return new PageVersionMap(inner, cipher, layout, clearHeader, record, slot, tags, groups);
     }
 
+    /// <summary>
+    /// Whether the file now holds a newer version record than the one this map was loaded with: a
+    /// writer in another engine committed a checkpoint since (only a read-only view can see that).
+    /// </summary>
+    public bool ChangedOnDisk()
+    {
+        var headerPage = new byte[_layout.PageSize];
+        if (_inner.Read(0, headerPage) < 3 * 1024)
+        {
+            return false;
+        }
+
+        for (var slot = 0; slot < 2; slot++)
+        {
+            if (VersionRecord.TryRead(headerPage.AsSpan(VersionRecord.Offset(slot)), _clearHeader, _cipher) is { } record && record.Counter > Record.Counter)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     /// <summary>Whether a stored image whose tag starts with <paramref name="tag"/> is the current version of <paramref name="pageId"/>.</summary>
     public bool Accepts(uint pageId, ulong tag)
     {
@@ -115,15 +138,17 @@ internal sealed class PageVersionMap
     public void Stage(uint pageId, ulong tag) => _staged[pageId] = tag;
 
     /// <summary>
-    /// Makes every staged version current: the changed map pages into their spare slots, flush,
-    /// the new record (bound to <paramref name="log"/>, the log the checkpoint copied from) into the
-    /// spare record slot, flush. The caller has flushed the pages themselves.
+    /// Makes every staged version current: the changed map pages into their spare slots, one flush
+    /// for them and the pages written since the last commit (the spare slots are not read until a
+    /// record names them, so their order does not matter), then the new record (bound to
+    /// <paramref name="log"/>, the log the checkpoint copied from) into the spare record slot, and
+    /// a second flush. Returns false, having written nothing, when nothing was staged.
     /// </summary>
-    public void Commit(LogBinding log)
+    public bool Commit(LogBinding log)
     {
         if (_staged.IsEmpty)
         {
-            return;
+            return false;
         }
 
         var staged = _staged.ToArray();
@@ -172,6 +197,8 @@ internal sealed class PageVersionMap
         {
             _staged.TryRemove(entry);
         }
+
+        return true;
     }
 
     private void WriteMapPages(ulong[] tags, GroupSlot[] groups, SortedSet<int> dirty, long counter)

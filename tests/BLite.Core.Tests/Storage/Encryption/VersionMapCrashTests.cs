@@ -5,8 +5,8 @@ using Xunit.Abstractions;
 namespace BLite.Core.Tests.Storage.Encryption;
 
 /// <summary>
-/// Power cut at every I/O step of a checkpoint of an encrypted database: the pages, the flush,
-/// the version map pages, the flush, the version record, the flush, the log restart. Every
+/// Power cut at every I/O step of a checkpoint of an encrypted database: the pages, the version
+/// map pages, the flush, the version record, the flush, the log restart. Every
 /// acknowledged commit survives whatever the fates of the unflushed writes, and the crash window
 /// between the record's commit and the log's restart (where the log the checkpoint copied from
 /// is still there) is reached and recovered from; an older copy of that log put back there is
