@@ -30,7 +30,7 @@ public class EncryptionCommandTests
 
         var info = BliteProcess.Run("info", path);
         CliAssert.Succeeded(info);
-        Assert.Contains("encrypted BLite database, encryption format 1", info.Stdout, StringComparison.Ordinal);
+        Assert.Contains("encrypted BLite database, encryption format 2", info.Stdout, StringComparison.Ordinal);
         Assert.Contains("AES-256-GCM under a 32-byte key", info.Stdout, StringComparison.Ordinal);
 
         CliAssert.FailedWithOneLine(BliteProcess.Run("collections", path), 3, "is encrypted");
