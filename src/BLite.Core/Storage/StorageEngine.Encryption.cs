@@ -99,12 +99,29 @@ internal sealed partial class StorageEngine
         try
         {
             var map = LoadVersionMap(file, cipher, new EncryptedLayout(header.PageSize), path, sharedView);
-            return new EncryptedFileDevice(file, cipher, map, header.PageSize, sharedView);
+            var device = new EncryptedFileDevice(file, cipher, map, header.PageSize, sharedView);
+            if (encryption.RollbackCounter is { } counter)
+            {
+                CheckNotRolledBack(counter, path, map.Record.Counter);
+                device.ReportCommits(counter, path);
+            }
+
+            return device;
         }
         catch
         {
             cipher.Dispose();
             throw;
+        }
+    }
+
+    /// <summary>Refuses a file older than the last checkpoint the application's rollback counter saw it commit.</summary>
+    private static void CheckNotRolledBack(IRollbackCounter counter, string path, long fileCounter)
+    {
+        var known = counter.GetCounter(path);
+        if (known > fileCounter)
+        {
+            throw new BLiteCorruptionException(path, null, $"it was rolled back: its file holds checkpoint {fileCounter}, but the rollback counter recorded checkpoint {known}, so the database file (with its log) was replaced by an older copy of itself. Nothing was changed.");
         }
     }
 
@@ -151,7 +168,8 @@ internal sealed partial class StorageEngine
         return file.Read(0, content) == length && !content.AsSpan().ContainsAnyExcept((byte)0);
     }
 
-    private static EncryptedFileDevice CreateEncrypted(IStorageDevice file, string path, BLiteEncryption encryption, int pageSize, ulong? databaseId = null)
+    /// <param name="counter">Where the new file's checkpoint counter starts (a re-encrypted copy goes on from its original's).</param>
+    private static EncryptedFileDevice CreateEncrypted(IStorageDevice file, string path, BLiteEncryption encryption, int pageSize, ulong? databaseId = null, long? counter = null)
     {
         var salt = new byte[16];
         RandomNumberGenerator.Fill(salt);
@@ -168,8 +186,15 @@ internal sealed partial class StorageEngine
         var page = new byte[pageSize];
         header.Write(page);
         var cipher = new PageCipher(key, header.DatabaseId);
-        var map = PageVersionMap.Create(file, cipher, new EncryptedLayout(pageSize), page);
-        return new EncryptedFileDevice(file, cipher, map, pageSize);
+        var rollbackCounter = encryption.RollbackCounter;
+        var map = PageVersionMap.Create(file, cipher, new EncryptedLayout(pageSize), page, counter ?? rollbackCounter?.GetCounter(path) ?? 0);
+        var device = new EncryptedFileDevice(file, cipher, map, pageSize);
+        if (rollbackCounter is not null && counter is null)
+        {
+            device.ReportCommits(rollbackCounter, path);
+        }
+
+        return device;
     }
 
     /// <summary>The log device beside <paramref name="file"/>; an encrypted one is checked against the base log the file's last checkpoint recorded.</summary>

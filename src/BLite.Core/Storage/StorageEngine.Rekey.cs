@@ -41,6 +41,14 @@ internal sealed partial class StorageEngine
             var replacement = WriteReencryptedCopy(current, encryption);
             SwapInReencryptedFile(current, replacement);
             current.Adopt(replacement);
+            if (encryption.RollbackCounter is { } counter)
+            {
+                // Only now is the copy the database: told before the rename, a failed rename would
+                // leave the counter ahead of the file.
+                counter.SetCounter(Path, current.Record.Counter);
+                current.ReportCommits(counter, Path);
+            }
+
             lock (_sync)
             {
                 _fileEpoch++;
@@ -86,7 +94,7 @@ internal sealed partial class StorageEngine
         EncryptedFileDevice? replacement = null;
         try
         {
-            replacement = CreateEncrypted(copy, copyPath, encryption, PageSize, DatabaseId);
+            replacement = CreateEncrypted(copy, copyPath, encryption, PageSize, DatabaseId, current.Record.Counter);
             CopyPages(current, replacement);
             replacement.Flush();
             return replacement;

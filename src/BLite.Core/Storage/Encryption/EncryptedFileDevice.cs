@@ -48,6 +48,10 @@ internal sealed class EncryptedFileDevice : IStorageDevice
     /// </summary>
     public bool IsSharedView { get; }
 
+    /// <summary>Reports every committed checkpoint counter of the database at <paramref name="databasePath"/> to <paramref name="counter"/>.</summary>
+    public void ReportCommits(IRollbackCounter counter, string databasePath) =>
+        Volatile.Read(ref _target).Map.Committed = committed => counter.SetCounter(databasePath, committed);
+
     /// <summary>Whether a writer committed a checkpoint to the file since this device read its version record.</summary>
     public bool ChangedOnDisk() => Volatile.Read(ref _target).Map.ChangedOnDisk();
 

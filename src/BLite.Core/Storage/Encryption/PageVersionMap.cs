@@ -55,15 +55,23 @@ internal sealed class PageVersionMap
 
     public VersionRecord Record => Volatile.Read(ref _record);
 
-    /// <summary>The map of a new file: writes <paramref name="headerPage"/> (the clear header) with an empty record in slot 0.</summary>
-    public static PageVersionMap Create(IStorageDevice inner, PageCipher cipher, EncryptedLayout layout, byte[] headerPage)
+    /// <summary>Called with the new counter once a commit's record is on disk (an <see cref="IRollbackCounter"/>).</summary>
+    public Action<long>? Committed { get; set; }
+
+    /// <summary>
+    /// The map of a new file: writes <paramref name="headerPage"/> (the clear header) with an empty
+    /// record in slot 0, whose counter starts at <paramref name="counter"/> (a re-encrypted copy
+    /// goes on from its original's, so a rollback counter kept outside never sees it go back).
+    /// </summary>
+    public static PageVersionMap Create(IStorageDevice inner, PageCipher cipher, EncryptedLayout layout, byte[] headerPage, long counter)
     {
         var clearHeader = headerPage.AsSpan(0, EncryptionHeader.Size).ToArray();
-        VersionRecord.Empty.Write(headerPage.AsSpan(VersionRecord.Offset(0)), clearHeader, cipher);
+        var record = VersionRecord.Empty with { Counter = counter };
+        record.Write(headerPage.AsSpan(VersionRecord.Offset(0)), clearHeader, cipher);
         inner.SetLength(0);
         inner.Write(0, headerPage);
         inner.Flush();
-        return new PageVersionMap(inner, cipher, layout, clearHeader, VersionRecord.Empty, 0, [], []);
+        return new PageVersionMap(inner, cipher, layout, clearHeader, record, 0, [], []);
     }
 
     /// <summary>Reads the committed record and map; throws <see cref="BLiteCorruptionException"/> when they do not hold together.</summary>
@@ -198,6 +206,7 @@ internal sealed class PageVersionMap
             _staged.TryRemove(entry);
         }
 
+        Committed?.Invoke(counter);
         return true;
     }
 
