@@ -33,7 +33,10 @@ internal sealed partial class StorageEngine
 
         if (EncryptionHeader.HasMagic(prefix[..read]))
         {
-            return OpenEncrypted(file, path, encryption, prefix[..read], options.ReadOnly);
+            // Only the header page: creation wrote nothing else, and flushes it before the log exists.
+            var mayRecreate = encryption is not null && mayCreate && length <= options.PageSize;
+            return OpenEncrypted(file, path, encryption, prefix[..read], options.ReadOnly)
+                ?? (mayRecreate ? CreateEncrypted(file, path, encryption!, options.PageSize) : throw NoVersionRecord(path));
         }
 
         if (encryption is null || length == 0 && !mayCreate)
@@ -54,7 +57,8 @@ internal sealed partial class StorageEngine
         return CreateEncrypted(file, path, encryption, options.PageSize);
     }
 
-    private static EncryptedFileDevice OpenEncrypted(IStorageDevice file, string path, BLiteEncryption? encryption, ReadOnlySpan<byte> prefix, bool sharedView)
+    /// <summary>The encrypted file wrapped, or null when neither of its version records is valid (a creation a power cut interrupted, or damage).</summary>
+    private static EncryptedFileDevice? OpenEncrypted(IStorageDevice file, string path, BLiteEncryption? encryption, ReadOnlySpan<byte> prefix, bool sharedView)
     {
         var header = EncryptionHeader.TryRead(prefix);
         if (header is null)
@@ -99,6 +103,12 @@ internal sealed partial class StorageEngine
         try
         {
             var map = LoadVersionMap(file, cipher, new EncryptedLayout(header.PageSize), path, sharedView);
+            if (map is null)
+            {
+                cipher.Dispose();
+                return null;
+            }
+
             var device = new EncryptedFileDevice(file, cipher, map, header.PageSize, sharedView);
             if (encryption.RollbackCounter is { } counter)
             {
@@ -115,6 +125,9 @@ internal sealed partial class StorageEngine
         }
     }
 
+    private static BLiteCorruptionException NoVersionRecord(string path) =>
+        new(path, null, "both version records in its encryption header fail authentication; which page versions are current cannot be told.");
+
     /// <summary>Refuses a file older than the last checkpoint the application's rollback counter saw it commit.</summary>
     private static void CheckNotRolledBack(IRollbackCounter counter, string path, long fileCounter)
     {
@@ -130,14 +143,14 @@ internal sealed partial class StorageEngine
     /// commits checkpoints, and then see a record and map pages of different checkpoints: it reads
     /// again a few times before calling that damage.
     /// </summary>
-    private static PageVersionMap LoadVersionMap(IStorageDevice file, PageCipher cipher, EncryptedLayout layout, string path, bool sharedView)
+    private static PageVersionMap? LoadVersionMap(IStorageDevice file, PageCipher cipher, EncryptedLayout layout, string path, bool sharedView)
     {
         const int Attempts = 3;
         for (var attempt = 1; ; attempt++)
         {
             try
             {
-                return PageVersionMap.Load(file, cipher, layout, path);
+                return PageVersionMap.TryLoad(file, cipher, layout, path);
             }
             catch (BLiteCorruptionException) when (sharedView && attempt < Attempts)
             {
@@ -164,8 +177,20 @@ internal sealed partial class StorageEngine
             return EncryptionHeader.TryRead(prefix) is null;
         }
 
+        // A torn header page may have lost its first sector but kept a version record's: zeros
+        // everywhere else.
         var content = new byte[length];
-        return file.Read(0, content) == length && !content.AsSpan().ContainsAnyExcept((byte)0);
+        if (file.Read(0, content) != length)
+        {
+            return false;
+        }
+
+        for (var slot = 0; slot < 2 && VersionRecord.Offset(slot) < length; slot++)
+        {
+            content.AsSpan(VersionRecord.Offset(slot), (int)Math.Min(VersionRecord.Size, length - VersionRecord.Offset(slot))).Clear();
+        }
+
+        return !content.AsSpan().ContainsAnyExcept((byte)0);
     }
 
     /// <param name="counter">Where the new file's checkpoint counter starts (a re-encrypted copy goes on from its original's).</param>

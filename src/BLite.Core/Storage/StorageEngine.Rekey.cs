@@ -39,7 +39,7 @@ internal sealed partial class StorageEngine
             ThrowIfUnwritable();
             CheckpointCore();
             var replacement = WriteReencryptedCopy(current, encryption);
-            SwapInReencryptedFile(current, replacement);
+            SwapInReencryptedFile(replacement);
             current.Adopt(replacement);
             if (encryption.RollbackCounter is { } counter)
             {
@@ -114,7 +114,7 @@ internal sealed partial class StorageEngine
     private string RekeyCopyPath => Path + ".rekey";
 
     /// <summary>Renames the verified copy over the database: the one step after which only the new key opens it.</summary>
-    private void SwapInReencryptedFile(EncryptedFileDevice current, EncryptedFileDevice replacement)
+    private void SwapInReencryptedFile(EncryptedFileDevice replacement)
     {
         try
         {

@@ -74,8 +74,11 @@ internal sealed class PageVersionMap
         return new PageVersionMap(inner, cipher, layout, clearHeader, record, 0, [], []);
     }
 
-    /// <summary>Reads the committed record and map; throws <see cref="BLiteCorruptionException"/> when they do not hold together.</summary>
-    public static PageVersionMap Load(IStorageDevice inner, PageCipher cipher, EncryptedLayout layout, string path)
+    /// <summary>
+    /// Reads the committed record and map; throws <see cref="BLiteCorruptionException"/> when they
+    /// do not hold together. Returns null when neither record slot holds a valid record.
+    /// </summary>
+    public static PageVersionMap? TryLoad(IStorageDevice inner, PageCipher cipher, EncryptedLayout layout, string path)
     {
         var headerPage = new byte[layout.PageSize];
         inner.Read(0, headerPage);
@@ -84,7 +87,7 @@ internal sealed class PageVersionMap
         var second = VersionRecord.TryRead(headerPage.AsSpan(VersionRecord.Offset(1)), clearHeader, cipher);
         if (first is null && second is null)
         {
-            throw new BLiteCorruptionException(path, null, "both version records in its encryption header fail authentication; which page versions are current cannot be told.");
+            return null;
         }
 
         var slot = second is not null && (first is null || second.Counter > first.Counter) ? 1 : 0;
