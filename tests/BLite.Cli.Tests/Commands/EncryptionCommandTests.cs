@@ -79,6 +79,27 @@ public class EncryptionCommandTests
     }
 
     [Fact]
+    public void A_password_from_the_environment_encrypts_and_opens_and_two_keys_at_once_are_refused()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File("shop.blite");
+        TestDatabases.CreateShop(path, orders: 10);
+        var before = TestDatabases.ReadAll(path, "orders");
+        Assert.True(Contains(File.ReadAllBytes(path), "c7@example.com"));
+
+        CliAssert.Succeeded(BliteProcess.RunWith(Env(("BLITE_NEW_PASSWORD", "correct horse battery")), "rekey", path));
+        Assert.False(Contains(File.ReadAllBytes(path), "c7@example.com"));
+        Assert.Contains("a password (PBKDF2-HMAC-SHA256, 600,000 iterations)", BliteProcess.Run("info", path).Stdout, StringComparison.Ordinal);
+
+        CliAssert.FailedWithOneLine(BliteProcess.RunWith(Env(("BLITE_PASSWORD", "wrong horse battery")), "collections", path), 3, "Wrong key");
+        var listed = BliteProcess.RunWith(Env(("BLITE_PASSWORD", "correct horse battery")), "collections", path);
+        CliAssert.Succeeded(listed);
+        Assert.Contains("orders", listed.Stdout, StringComparison.Ordinal);
+        CliAssert.FailedWithOneLine(BliteProcess.RunWith(Env(("BLITE_PASSWORD", "correct horse battery"), ("BLITE_KEY", Convert.ToHexString(OldKey))), "collections", path), 1, "give one key");
+        Assert.Equal(before, TestDatabases.ReadAll(path, "orders", BLiteEncryption.WithPassword("correct horse battery")));
+    }
+
+    [Fact]
     public void Watch_and_backup_take_the_key_and_the_backup_stays_encrypted_under_it()
     {
         using var directory = new TempDirectory();
