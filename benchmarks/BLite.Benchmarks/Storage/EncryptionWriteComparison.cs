@@ -20,9 +20,9 @@ internal static class EncryptionWriteComparison
 
     public static int Run(IReadOnlyList<string> args)
     {
-        var rounds = Option(args, "--rounds", 5);
-        var inserts = Option(args, "--inserts", 200);
-        var batches = Option(args, "--batches", 20);
+        var rounds = ModeArguments.Int(args, "--rounds", 5);
+        var inserts = ModeArguments.Int(args, "--inserts", 200);
+        var batches = ModeArguments.Int(args, "--batches", 20);
         using var files = new EncryptionBenchmarkFiles();
         using var plain = files.Open("plain.blite", encrypted: false, Durability.Full);
         using var encrypted = files.Open("encrypted.blite", encrypted: true, Durability.Full);
@@ -80,19 +80,6 @@ internal static class EncryptionWriteComparison
         var order = generator.Next();
         order.Id = default;
         return order;
-    }
-
-    private static int Option(IReadOnlyList<string> args, string name, int fallback)
-    {
-        for (var i = 0; i < args.Count - 1; i++)
-        {
-            if (args[i] == name)
-            {
-                return int.Parse(args[i + 1], CultureInfo.InvariantCulture);
-            }
-        }
-
-        return fallback;
     }
 
     /// <summary>Milliseconds per operation, plain and encrypted, in the order they were taken.</summary>

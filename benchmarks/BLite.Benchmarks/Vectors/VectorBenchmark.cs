@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Globalization;
 using System.Numerics.Tensors;
 using BLite.Bson;
 using BLite.Core;
@@ -27,10 +26,10 @@ internal static class VectorBenchmark
 
     public static int Run(IReadOnlyList<string> args)
     {
-        var count = Option(args, "--count", 20_000);
-        var queries = Option(args, "--queries", 200);
+        var count = ModeArguments.Int(args, "--count", 20_000);
+        var queries = ModeArguments.Int(args, "--queries", 200);
         var churn = args.Contains("--churn");
-        var cacheMegabytes = Option(args, "--cache-mb", 1024);
+        var cacheMegabytes = ModeArguments.Int(args, "--cache-mb", 1024);
         var directory = Path.Combine(Path.GetTempPath(), "blite-vector-bench-" + Guid.NewGuid().ToString("N"));
         Directory.CreateDirectory(directory);
         try
@@ -250,18 +249,5 @@ internal static class VectorBenchmark
         using var read = database.BeginRead();
         var info = database.GetRawCollection("items").FindVectorIndex(read, index.Name)!;
         return (long)BTreeVerifier.Verify(read, info.RootPageId).OwnedPages.Count * read.PagePayloadSize;
-    }
-
-    private static int Option(IReadOnlyList<string> args, string name, int fallback)
-    {
-        for (var i = 0; i < args.Count - 1; i++)
-        {
-            if (args[i] == name)
-            {
-                return int.Parse(args[i + 1], CultureInfo.InvariantCulture);
-            }
-        }
-
-        return fallback;
     }
 }
