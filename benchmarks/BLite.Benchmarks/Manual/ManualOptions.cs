@@ -17,6 +17,7 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
 
     /// <summary>Statuses cycle every four orders, so fewer would leave the "shipped" scan empty.</summary>
     public const int MinDocuments = 4;
+
     /// <summary>
     /// Above this size LiteDB is left out: at 100k documents one of its status scans already takes
     /// about 10 s and loading it several minutes, so at 1M it alone would break the 10-minute budget.
