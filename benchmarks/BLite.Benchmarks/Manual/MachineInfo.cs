@@ -64,8 +64,9 @@ public sealed record MachineInfo(string Description, string Runtime)
     }
 
     /// <summary>
-    /// The process's peak working set and the managed heap's peak committed size so far: with
-    /// every engine's stores in one process they bound the engines together, not one each.
+    /// The process's peak working set and the managed heap's size after the last collection
+    /// (released objects count until a compacting collection returns them): with every engine's
+    /// stores in one process they bound the engines together; <c>--engine</c> gives one each.
     /// </summary>
     public static string MemoryPeaks()
     {
