@@ -1,4 +1,5 @@
 using System.Linq.Expressions;
+using BLite.Bson;
 using BLite.Core.Query;
 using BLite.Linq.Execution;
 using BLite.Linq.Translation;
@@ -17,13 +18,15 @@ public sealed class DocumentProjection<TId, T, TResult>
     private readonly DocumentCollection<TId, T> _collection;
     private readonly ProjectionPlan _plan;
     private readonly LambdaExpression _selector;
+    private readonly object?[] _values;
+    private readonly BsonValue[] _parameters;
     private FieldProjection? _reader;
 
     internal DocumentProjection(DocumentCollection<TId, T> collection, Expression<Func<T, TResult>> selector)
     {
         _collection = collection;
-        _plan = QueryTranslator.TranslateProjection(selector, collection.FieldPaths)
-            ?? throw new NotSupportedException($"The projection '{selector}' cannot be read from stored fields: it uses the whole document, a nested object or a collection. Use Query().Select(...) instead.");
+        _plan = QueryTranslator.TranslateProjection(selector, collection.FieldPaths, out _values, out _parameters, out var blocker)
+            ?? throw new NotSupportedException($"The projection '{selector}' cannot be read from stored fields: {blocker}. Use Query().Select(...) instead.");
         _selector = _plan.PostOperations[0].Lambda!;
     }
 
@@ -37,7 +40,7 @@ public sealed class DocumentProjection<TId, T, TResult>
         var found = _collection.Context.Read((Projection: this, Key: key),
             static (pages, s) => s.Projection._collection.Documents.TryReadById(pages, s.Key.Span, s.Projection,
                 static (bytes, projection) => projection.ReadRow(bytes), out var row) ? row : null);
-        result = found is null ? default! : (TResult)ExpressionInterpreter.Invoke(_selector, found, [])!;
+        result = found is null ? default! : (TResult)ExpressionInterpreter.Invoke(_selector, found, _values)!;
         return found is not null;
     }
 
@@ -46,7 +49,7 @@ public sealed class DocumentProjection<TId, T, TResult>
 
     private object?[] ReadRow(ReadOnlySpan<byte> document)
     {
-        var reader = _reader ??= new FieldProjection(_plan.Values, _collection.Documents.Database.Fields);
+        var reader = _reader ??= new FieldProjection(_plan.Values, _collection.Documents.Database.Fields, _parameters);
         var row = new object?[_plan.Values.Count];
         for (var i = 0; i < row.Length; i++)
         {

@@ -179,7 +179,9 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
 
     private IEnumerable<BsonValue[]> ReadFields(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
     {
-        var projection = Projection(values);
+        var projection = FieldProjection.UsesParameters(values)
+            ? new FieldProjection(values, _collection.Documents.Database.Fields, parameters)
+            : Projection(values);
         foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _plans))
         {
             var row = new BsonValue[values.Count];

@@ -77,9 +77,16 @@ internal static class FilterText
                 text.Append(')');
                 break;
             case ArrayAggregateValue aggregate:
-                text.Append('$').Append(aggregate.Aggregate.ToString().ToLowerInvariant()).Append("($")
-                    .Append(aggregate.Array.Path).Append(", ");
-                AppendValue(text, aggregate.Element);
+                text.Append('$').Append(aggregate.Aggregate.ToString().ToLowerInvariant()).Append("($").Append(aggregate.Array.Path);
+                if (aggregate.Aggregate != ArrayAggregate.Count)
+                {
+                    AppendValue(text.Append(", "), aggregate.Element);
+                }
+                else if (aggregate.ItemFilter is { } itemFilter)
+                {
+                    text.Append(", ").Append(itemFilter);
+                }
+
                 text.Append(')');
                 break;
             case ArithmeticValue arithmetic:
