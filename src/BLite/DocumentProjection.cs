@@ -3,6 +3,7 @@ using BLite.Bson;
 using BLite.Core.Query;
 using BLite.Linq.Execution;
 using BLite.Linq.Translation;
+using BLite.Query;
 
 namespace BLite;
 
@@ -21,6 +22,7 @@ public sealed class DocumentProjection<TId, T, TResult>
     private readonly object?[] _values;
     private readonly BsonValue[] _parameters;
     private FieldProjection? _reader;
+    private readonly ProjectedRowReader? _rowReader;
 
     internal DocumentProjection(DocumentCollection<TId, T> collection, Expression<Func<T, TResult>> selector)
     {
@@ -28,6 +30,7 @@ public sealed class DocumentProjection<TId, T, TResult>
         _plan = QueryTranslator.TranslateProjection(selector, collection.FieldPaths, out _values, out _parameters, out var blocker)
             ?? throw new NotSupportedException($"The projection '{selector}' cannot be read from stored fields: {blocker}. Use Query().Select(...) instead.");
         _selector = _plan.PostOperations[0].Lambda!;
+        _rowReader = ProjectedRowReader.TryCreate(collection.Mapper, _plan.Values, _plan.Types, _plan.Names, collection.Documents.Database.Fields, _parameters);
     }
 
     /// <summary>The stored fields (and values computed from one) each lookup reads.</summary>
@@ -49,6 +52,11 @@ public sealed class DocumentProjection<TId, T, TResult>
 
     private object?[] ReadRow(ReadOnlySpan<byte> document)
     {
+        if (_rowReader is { } typed)
+        {
+            return typed.Read(document);
+        }
+
         var reader = _reader ??= new FieldProjection(_plan.Values, _collection.Documents.Database.Fields, _parameters);
         var row = new object?[_plan.Values.Count];
         for (var i = 0; i < row.Length; i++)

@@ -11,7 +11,7 @@ namespace BLite.Query;
 /// from one read snapshot held open while enumerating; inside one they are read up front under the
 /// transaction (so the caller may write while looping over them).
 /// </summary>
-internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProjectingQuerySource, IVectorQuerySource<T>, IReferenceResolvingSource
+internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProjectingQuerySource, IVectorQuerySource<T>, IReferenceResolvingSource, IRowProjectingSource
     where T : class
 {
     private readonly DocumentCollection<TId, T> _collection;
@@ -19,6 +19,7 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
     private readonly QueryPlanCache _plans;
     private readonly ConditionalWeakTable<IReadOnlyList<ValueExpression>, FieldProjection> _projections = new();
     private readonly ConditionalWeakTable<IReadOnlyList<ValueExpression>, FieldProjection>.CreateValueCallback _createProjection;
+    private readonly ConditionalWeakTable<Linq.Translation.ProjectionPlan, RowReaderHolder> _rowReaders = new();
 
     public TypedQuerySource(DocumentCollection<TId, T> collection)
     {
@@ -176,6 +177,59 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
             Measured(started, "query");
         }
     }
+
+    public IEnumerable<object?[]>? ExecuteRows(DocumentQuery query, IReadOnlyList<BsonValue> parameters, Linq.Translation.ProjectionPlan projection)
+    {
+        var reader = FieldProjection.UsesParameters(projection.Values)
+            ? CreateRowReader(projection, parameters)
+            : _rowReaders.GetValue(projection, plan => new RowReaderHolder(CreateRowReader(plan, null))).Reader;
+        if (reader is null)
+        {
+            return null;
+        }
+
+        if (_collection.Context.CurrentTransaction is { } transaction)
+        {
+            var started = BLiteTelemetry.StartOperation();
+            var rows = transaction.Run((Source: this, Query: query, Parameters: parameters, Reader: reader),
+                static (pages, s) => s.Source.ReadRows(pages, s.Query, s.Parameters, s.Reader).ToList());
+            Measured(started, "query");
+            return rows;
+        }
+
+        return StreamRows(query, parameters, reader);
+    }
+
+    private ProjectedRowReader? CreateRowReader(Linq.Translation.ProjectionPlan projection, IReadOnlyList<BsonValue>? parameters) =>
+        ProjectedRowReader.TryCreate(_collection.Mapper, projection.Values, projection.Types, projection.Names, _collection.Documents.Database.Fields, parameters);
+
+    private IEnumerable<object?[]> StreamRows(DocumentQuery query, IReadOnlyList<BsonValue> parameters, ProjectedRowReader reader)
+    {
+        var started = BLiteTelemetry.StartOperation();
+        try
+        {
+            using var read = _collection.Context.Engine.BeginRead();
+            foreach (var row in ReadRows(read, query, parameters, reader))
+            {
+                yield return row;
+            }
+        }
+        finally
+        {
+            Measured(started, "query");
+        }
+    }
+
+    private IEnumerable<object?[]> ReadRows(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, ProjectedRowReader reader)
+    {
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _plans))
+        {
+            yield return reader.Read(document.Span);
+        }
+    }
+
+    /// <summary>A cached row reader, or the fact that the mapper has none.</summary>
+    private sealed record RowReaderHolder(ProjectedRowReader? Reader);
 
     private IEnumerable<BsonValue[]> ReadFields(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
     {

@@ -151,9 +151,11 @@ internal static class QueryExecutor
         else if (projected)
         {
             var projection = translated.Projection!;
-            rows = sourceRows ?? ProjectedRows(snapshot is not null
-                ? ((IReferenceResolvingSource)source).ExecuteFieldsIn(snapshot, translated.Query, parameters, projection.Values)
-                : ((IProjectingQuerySource)source).ExecuteFields(translated.Query, parameters, projection.Values), projection);
+            rows = sourceRows
+                ?? (snapshot is null && source is IRowProjectingSource typed ? typed.ExecuteRows(translated.Query, parameters, projection) : null)
+                ?? ProjectedRows(snapshot is not null
+                    ? ((IReferenceResolvingSource)source).ExecuteFieldsIn(snapshot, translated.Query, parameters, projection.Values)
+                    : ((IProjectingQuerySource)source).ExecuteFields(translated.Query, parameters, projection.Values), projection);
             operations = projection.PostOperations;
         }
         else
