@@ -119,13 +119,13 @@ public class ProjectionPushDownTests
     {
         Assert.Contains(_fixture.Orders, o => o.Lines.Count(l => l.Qty > 2) is > 0 and var n && n < o.Lines.Count);
         AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Select(o => new { o.Id, Big = o.Lines.Count(l => l.Qty > 2), Cheap = o.Lines.Count(l => l.Price < 10) })),
-            "_id", "$count($lines, { \"qty\": { \"$gt\": @p0 } })", "$count($lines, { \"price\": { \"$lt\": @p1 } })");
+            "_id", "$count($lines, { 'qty': { '$gt': @p0 } })", "$count($lines, { 'price': { '$lt': @p1 } })");
         var projections = _fixture.Source.Projected.Count;
         _fixture.AssertSameSequence(q => q.Select(o => o.Lines.Count(l => l.Sku.StartsWith("ab") && l.Price >= 10)));
-        Assert.StartsWith("$count($lines, { \"$and\"", FieldProjection.Describe(Assert.Single(_fixture.Source.Projected[projections])));
+        Assert.StartsWith("$count($lines, { '$and'", FieldProjection.Describe(Assert.Single(_fixture.Source.Projected[projections])));
         var threshold = 4;
         AssertPushedDown(() => _fixture.AssertSameSequence(q => q.GroupBy(o => o.Status).Select(g => new { g.Key, Big = g.Sum(o => o.Lines.Count(l => l.Qty >= threshold)) })),
-            "status", "$count($lines, { \"qty\": { \"$gte\": @p0 } })");
+            "status", "$count($lines, { 'qty': { '$gte': @p0 } })");
         _fixture.AssertSameIds(q => q.Where(o => o.Lines.Count(l => l.Qty > 3) >= 1 && o.Lines.Count(l => l.Sku == "sku") == 0));
     }
 

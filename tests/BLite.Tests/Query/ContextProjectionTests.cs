@@ -102,7 +102,7 @@ public sealed class ContextProjectionTests : IDisposable
     {
         var vat = 1.2m;
         var card = _shop.Orders.Project(o => new { Gross = o.Total * vat, Big = o.Lines.Count(l => l.Quantity > 2), Taxed = o.Lines.Sum(l => l.Quantity * l.UnitPrice * vat), Half = o.Lines.Sum(l => l.Quantity * 0.5) });
-        Assert.Equal(["Total", "$count($Lines, { \"Quantity\": { \"$gt\": @p1 } })", "$sum($Lines, (($Quantity * $UnitPrice) * @p2))", "$sum($Lines, ($Quantity * @p3))"],
+        Assert.Equal(["Total", "$count($Lines, { 'Quantity': { '$gt': @p1 } })", "$sum($Lines, (($Quantity * $UnitPrice) * @p2))", "$sum($Lines, ($Quantity * @p3))"],
             card.Fields.Select(Core.Query.FieldProjection.Describe));
         Assert.Contains(_orders, o => o.Lines.Count(l => l.Quantity > 2) > 0);
         foreach (var order in _orders.Take(30))

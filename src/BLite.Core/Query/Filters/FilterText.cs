@@ -84,7 +84,8 @@ internal static class FilterText
                 }
                 else if (aggregate.ItemFilter is { } itemFilter)
                 {
-                    text.Append(", ").Append(itemFilter);
+                    // Single quotes, as operands print, so the $expr string stays one JSON string.
+                    text.Append(", ").Append(itemFilter.ToString().Replace("\"", "'", StringComparison.Ordinal));
                 }
 
                 text.Append(')');
