@@ -161,13 +161,17 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
         }
     }
 
-    private IEnumerable<BsonValue[]> StreamFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
+    private IEnumerable<BsonValue[]> StreamFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values) =>
+        StreamFrom(pages => ReadFields(pages, query, parameters, values));
+
+    /// <summary>Rows read from one snapshot held open while the caller enumerates, measured when the enumeration ends.</summary>
+    private IEnumerable<TRow> StreamFrom<TRow>(Func<Core.Storage.IPageReader, IEnumerable<TRow>> read)
     {
         var started = BLiteTelemetry.StartOperation();
         try
         {
-            using var read = _collection.Context.Engine.BeginRead();
-            foreach (var row in ReadFields(read, query, parameters, values))
+            using var snapshot = _collection.Context.Engine.BeginRead();
+            foreach (var row in read(snapshot))
             {
                 yield return row;
             }
@@ -197,28 +201,11 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
             return rows;
         }
 
-        return StreamRows(query, parameters, reader);
+        return StreamFrom(pages => ReadRows(pages, query, parameters, reader));
     }
 
     private ProjectedRowReader? CreateRowReader(Linq.Translation.ProjectionPlan projection, IReadOnlyList<BsonValue>? parameters) =>
         ProjectedRowReader.TryCreate(_collection.Mapper, projection.Values, projection.Types, projection.Names, _collection.Documents.Database.Fields, parameters);
-
-    private IEnumerable<object?[]> StreamRows(DocumentQuery query, IReadOnlyList<BsonValue> parameters, ProjectedRowReader reader)
-    {
-        var started = BLiteTelemetry.StartOperation();
-        try
-        {
-            using var read = _collection.Context.Engine.BeginRead();
-            foreach (var row in ReadRows(read, query, parameters, reader))
-            {
-                yield return row;
-            }
-        }
-        finally
-        {
-            Measured(started, "query");
-        }
-    }
 
     private IEnumerable<object?[]> ReadRows(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, ProjectedRowReader reader)
     {
