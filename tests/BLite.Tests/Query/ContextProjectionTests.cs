@@ -98,6 +98,22 @@ public sealed class ContextProjectionTests : IDisposable
     }
 
     [Fact]
+    public void A_prepared_projection_of_members_into_a_constructor_reads_them_typed()
+    {
+        var card = _shop.Orders.Project(o => new OrderCard(o.OrderNumber, o.Total, o.PlacedAt, o.Customer.Email));
+        var anonymous = _shop.Orders.Project(o => new { o.Status, o.Total });
+        foreach (var order in _orders.Take(25))
+        {
+            Assert.Equal(new OrderCard(order.OrderNumber, order.Total, order.PlacedAt, order.Customer.Email), card.FindById(order.Id));
+            Assert.Equal(new { order.Status, order.Total }, anonymous.FindById(order.Id));
+        }
+
+        Assert.Null(card.FindById(ObjectId.NewObjectId()));
+    }
+
+    private sealed record OrderCard(string Number, decimal Total, DateTime PlacedAt, string Email);
+
+    [Fact]
     public void A_prepared_projection_binds_its_literals_and_captured_values_once()
     {
         var vat = 1.2m;
