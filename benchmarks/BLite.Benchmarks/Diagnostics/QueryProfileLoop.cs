@@ -5,10 +5,10 @@ using BLite.Benchmarks.Workload;
 namespace BLite.Benchmarks.Diagnostics;
 
 /// <summary>
-/// <c>profile project-by-id|scan-project|two-hop blite|sqlite COUNT</c>: one query scenario of
+/// <c>profile project-by-id|scan-project|sum-by-status|two-hop blite|sqlite COUNT</c>: one query scenario of
 /// the manual mode repeated COUNT times over 1,000 orders in memory, for a sampling
 /// profiler (<c>perf record</c> with <c>DOTNET_PerfMapEnabled=1</c>) or <c>valgrind --tool=callgrind</c>.
-/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|scan-project|two-hop ROUNDS</c>
+/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|scan-project|sum-by-status|two-hop ROUNDS</c>
 /// runs BLite and SQLite+JSON alternately in one process, batch by batch, and prints each one's
 /// best batch: on a shared, loaded machine the fastest batch is the one least disturbed.
 /// </summary>
@@ -21,10 +21,10 @@ internal static class QueryProfileLoop
             return Compare(args[1], rounds);
         }
 
-        if (args.Length != 3 || args[0] is not ("project-by-id" or "scan-project" or "two-hop") || args[1] is not ("blite" or "sqlite")
+        if (args.Length != 3 || args[0] is not ("project-by-id" or "scan-project" or "sum-by-status" or "two-hop") || args[1] is not ("blite" or "sqlite")
             || !int.TryParse(args[2], out var count) || count < 0)
         {
-            Console.Error.WriteLine("usage: profile project-by-id|scan-project|two-hop blite|sqlite COUNT, or profile compare project-by-id|scan-project|two-hop ROUNDS");
+            Console.Error.WriteLine("usage: profile project-by-id|scan-project|sum-by-status|two-hop blite|sqlite COUNT, or profile compare project-by-id|scan-project|sum-by-status|two-hop ROUNDS");
             return 2;
         }
 
@@ -62,9 +62,12 @@ internal static class QueryProfileLoop
         var orders = new OrderGenerator().Generate(1000);
         var keys = orders.Select(o => o.Id).ToArray();
         IProjectionPeer projections = blite ? new BLiteProjectionPeer(orders, prepared: true) : new SqliteProjectionPeer(orders);
-        return scenario == "project-by-id"
-            ? (projections, i => projections.ProjectById(keys[i % keys.Length]))
-            : (projections, _ => projections.ScanProject());
+        return scenario switch
+        {
+            "project-by-id" => (projections, i => projections.ProjectById(keys[i % keys.Length])),
+            "sum-by-status" => (projections, _ => projections.SumByStatus()),
+            _ => (projections, _ => projections.ScanProject()),
+        };
     }
 
     private static int Compare(string scenario, int rounds)
