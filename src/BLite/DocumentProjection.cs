@@ -23,10 +23,7 @@ public sealed class DocumentProjection<TId, T, TResult>
     private readonly BsonValue[] _parameters;
     private FieldProjection? _reader;
     private readonly ProjectedRowReader? _rowReader;
-
-    /// <summary>For a selector that only hands stored members to a constructor (<c>new Card(o.Status, o.Total)</c>): the slots, in argument order.</summary>
-    private readonly int[]? _constructorSlots;
-    private readonly System.Reflection.ConstructorInvoker? _constructor;
+    private readonly RowConstructor? _constructor;
 
     internal DocumentProjection(DocumentCollection<TId, T> collection, Expression<Func<T, TResult>> selector)
     {
@@ -35,14 +32,7 @@ public sealed class DocumentProjection<TId, T, TResult>
             ?? throw new NotSupportedException($"The projection '{selector}' cannot be read from stored fields: {blocker}. Use Query().Select(...) instead.");
         _selector = _plan.PostOperations[0].Lambda!;
         _rowReader = ProjectedRowReader.TryCreate(collection.Mapper, _plan.Values, _plan.Types, _plan.Names, collection.Documents.Database.Fields, _parameters);
-        if (_selector.Body is NewExpression { Constructor: { } constructor } construction
-            && construction.Arguments.All(a => a is ProjectedFieldExpression field && field.Type == _plan.Types[field.Slot]))
-        {
-            // The row already holds each argument at its parameter's type (a null only where the type allows it):
-            // the constructor is called on it directly, without interpreting the selector.
-            _constructorSlots = construction.Arguments.Select(a => ((ProjectedFieldExpression)a).Slot).ToArray();
-            _constructor = System.Reflection.ConstructorInvoker.Create(constructor);
-        }
+        _constructor = RowConstructor.Of(_selector, _plan.Types);
     }
 
     /// <summary>The stored fields (and values computed from one) each lookup reads.</summary>
@@ -59,23 +49,8 @@ public sealed class DocumentProjection<TId, T, TResult>
         return found is not null;
     }
 
-    private TResult Build(object?[] row)
-    {
-        if (_constructorSlots is not { } slots)
-        {
-            return (TResult)ExpressionInterpreter.Invoke(_selector, row, _values)!;
-        }
-
-        return (TResult)(slots.Length switch
-        {
-            0 => _constructor!.Invoke(),
-            1 => _constructor!.Invoke(row[slots[0]]),
-            2 => _constructor!.Invoke(row[slots[0]], row[slots[1]]),
-            3 => _constructor!.Invoke(row[slots[0]], row[slots[1]], row[slots[2]]),
-            4 => _constructor!.Invoke(row[slots[0]], row[slots[1]], row[slots[2]], row[slots[3]]),
-            _ => _constructor!.Invoke(new Span<object?>(slots.Select(slot => row[slot]).ToArray())),
-        });
-    }
+    private TResult Build(object?[] row) =>
+        (TResult)(_constructor is { } constructor ? constructor.Invoke(row) : ExpressionInterpreter.Invoke(_selector, row, _values))!;
 
     /// <summary>The projected document with this id, or the default of <typeparamref name="TResult"/> (null for classes and anonymous types).</summary>
     public TResult? FindById(TId id) => TryFindById(id, out var result) ? result : default;

@@ -170,6 +170,8 @@ internal static class QueryExecutor
         {
             rows = operation.Kind switch
             {
+                PostOperationKind.Select when projected && RowConstructor.Of(operation.Lambda!, translated.Projection!.Types) is { } constructor =>
+                    rows.Select(row => (object?)constructor.Invoke((object?[])row!)),
                 PostOperationKind.Select => Project(rows, operation.Lambda!, values),
                 PostOperationKind.GroupBy when projected => Group<object?[]>(rows, operation.Lambda!, values),
                 PostOperationKind.GroupBy => Group<TRoot>(rows, operation.Lambda!, values),
