@@ -166,6 +166,26 @@ public class ProjectionPushDownTests
     }
 
     [Fact]
+    public void Terminal_aggregates_without_a_selector_run_over_the_selected_member()
+    {
+        Assert.Contains(_fixture.Orders, o => o.Discount is null);
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Total).Sum()), "total");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Where(o => o.Paid).Select(o => o.Quantity).Sum()), "quantity");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Discount).Sum()), "discount");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Score).Average()), "score");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Discount).Average()), "discount");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Big).Min()), "big");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Customer.Name).Min()), "customer.name");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Discount).Max()), "discount");
+
+        // Over no rows: Sum is zero, a nullable Average or Min is null, a non-nullable Average throws.
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Where(o => o.Id < 0).Select(o => o.Total).Sum()), "total");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Where(o => o.Id < 0).Select(o => o.Discount).Average()), "discount");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Where(o => o.Id < 0).Select(o => o.Discount).Min()), "discount");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Where(o => o.Id < 0).Select(o => o.Score).Average()), "score");
+    }
+
+    [Fact]
     public async Task Async_projections_are_pushed_down_too()
     {
         var expected = _fixture.Orders.Where(o => o.Paid).Select(o => new { o.Id, o.Total }).ToList();

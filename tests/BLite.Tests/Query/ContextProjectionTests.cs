@@ -38,6 +38,19 @@ public sealed class ContextProjectionTests : IDisposable
     }
 
     [Fact]
+    public void Aggregates_without_a_selector_after_a_single_member_Select_match_LINQ_to_objects()
+    {
+        var shipped = _orders.Where(o => o.Status == "shipped").ToList();
+        Assert.NotEmpty(shipped);
+        Assert.Equal(shipped.Select(o => o.Total).Sum(), _shop.Orders.Query().Where(o => o.Status == "shipped").Select(o => o.Total).Sum());
+        Assert.Equal(_orders.Select(o => o.Total).Average(), _shop.Orders.Query().Select(o => o.Total).Average());
+        Assert.Equal(_orders.Select(o => o.PlacedAt).Min(), _shop.Orders.Query().Select(o => o.PlacedAt).Min());
+        Assert.Equal(_orders.Select(o => o.Total).Max(), _shop.Orders.Query().Select(o => o.Total).Max());
+        Assert.Equal(0m, _shop.Orders.Query().Where(o => o.Status == "no such status").Select(o => o.Total).Sum());
+        Assert.Contains("fields read: Total", _shop.Orders.Query().Select(o => o.Total).Explain());
+    }
+
+    [Fact]
     public void Sums_over_the_lines_of_an_order_read_the_raw_line_items()
     {
         var expected = _orders.OrderBy(o => o.Id)
