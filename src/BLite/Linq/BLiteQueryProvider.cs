@@ -132,6 +132,11 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
         var plan = _source is IParameterizedExplainSource parameterized
             ? parameterized.Explain(translated.Query, translated.Bind(values, _source.FieldPaths as IQueryValueConverter))
             : _source.Explain(translated.Query);
+        if (QueryExecutor.DistinctIndex(_source, translated) is { } index)
+        {
+            return $"{plan}{Environment.NewLine}  distinct: keys of index {index} (no document read)";
+        }
+
         return QueryExecutor.UsesProjection(_source, translated)
             ? $"{plan}{Environment.NewLine}  fields read: {Core.Query.FieldProjection.Describe(translated.Projection!.Values)} (no document materialized)"
             : plan;

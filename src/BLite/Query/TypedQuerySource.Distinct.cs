@@ -1,0 +1,73 @@
+using BLite.Core.Collections;
+using BLite.Core.Collections.Catalog;
+using BLite.Core.Diagnostics;
+using BLite.Core.Query;
+using BLite.Core.Storage;
+using BLite.Linq;
+
+namespace BLite.Query;
+
+internal sealed partial class TypedQuerySource<TId, T> : IDistinctValueSource
+{
+    public IReadOnlyList<object?>? DistinctValues(ValueExpression value, Type type)
+    {
+        if (!CanWalk(value, type, out var path))
+        {
+            return null;
+        }
+
+        var started = BLiteTelemetry.StartOperation();
+        var values = _collection.Context.Read((Collection: _collection.Documents, Path: path, Type: type),
+            static (pages, s) => Walk(s.Collection, pages, s.Path, s.Type));
+        Measured(started, "query");
+        return values;
+    }
+
+    public string? DistinctIndex(ValueExpression value, Type type) =>
+        CanWalk(value, type, out var path)
+            ? _collection.Context.Read((Collection: _collection.Documents, Path: path), static (pages, s) => FindIndex(s.Collection, pages, s.Path)?.Definition.Name)
+            : null;
+
+    /// <summary>A stored member the model knows to be single-valued (one index entry per document, Null where it is missing), of a type whose key gives the value back.</summary>
+    private bool CanWalk(ValueExpression value, Type type, out string path)
+    {
+        path = value is FieldValue field ? field.Path.Path : "";
+        return path.Length > 0 && path != FieldPath.Id.Path && IndexKeyValues.Supports(type) && _collection.IsSingleValuedPath(path);
+    }
+
+    private static IndexInfo? FindIndex(RawCollection collection, IPageReader pages, string path) =>
+        collection.Resolve(pages)?.Indexes.FirstOrDefault(i => i.Definition.FieldPaths.Count == 1 && string.Equals(i.Definition.FieldPaths[0], path, StringComparison.Ordinal));
+
+    /// <summary>One pass over the index: each run of equal field keys gives one value; null as soon as a key cannot be read back exactly.</summary>
+    private static List<object?>? Walk(RawCollection collection, IPageReader pages, string path, Type type)
+    {
+        if (FindIndex(collection, pages, path) is not { } index)
+        {
+            return null;
+        }
+
+        var values = new List<object?>();
+        var previous = Array.Empty<byte>();
+        var first = true;
+        var cursor = collection.ScanIndexKeys(pages, index.Definition.Name, Core.BTrees.KeyRange.All);
+        while (cursor.MoveNext())
+        {
+            var key = cursor.FieldKey;
+            if (!first && key.SequenceEqual(previous))
+            {
+                continue;
+            }
+
+            if (!IndexKeyValues.TryRead(key, type, out var value))
+            {
+                return null;
+            }
+
+            first = false;
+            previous = key.ToArray();
+            values.Add(value);
+        }
+
+        return values;
+    }
+}
