@@ -116,6 +116,9 @@ public sealed class DistinctIndexTests : IDisposable
         AssertWalksIndex(q => q.Select(t => t.Open).Distinct(), Comparer<bool>.Default);
         AssertWalksIndex(q => q.Select(t => t.Team).Distinct(), Comparer<Guid>.Default);
         Assert.Contains(null, _db.Tickets.Query().Select(t => t.Owner).Distinct().ToList());
+        var explain = _db.Tickets.Query().Select(t => t.Queue).Distinct().Explain();
+        Assert.StartsWith("COLLSCAN [full scan]", explain);
+        Assert.EndsWith("distinct: keys of index ix_Queue (no document read)", explain);
     }
 
     [Fact]
