@@ -5,10 +5,10 @@ using BLite.Benchmarks.Workload;
 namespace BLite.Benchmarks.Diagnostics;
 
 /// <summary>
-/// <c>profile project-by-id|scan-project|sum-by-status|include-customer|two-hop blite|sqlite COUNT</c>: one query scenario of
+/// <c>profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT</c>: one query scenario of
 /// the manual mode repeated COUNT times over 1,000 orders in memory, for a sampling
 /// profiler (<c>perf record</c> with <c>DOTNET_PerfMapEnabled=1</c>) or <c>valgrind --tool=callgrind</c>.
-/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|scan-project|sum-by-status|include-customer|two-hop ROUNDS</c>
+/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS</c>
 /// runs BLite and SQLite+JSON alternately in one process, batch by batch, and prints each one's
 /// best batch: on a shared, loaded machine the fastest batch is the one least disturbed.
 /// </summary>
@@ -21,10 +21,10 @@ internal static class QueryProfileLoop
             return Compare(args[1], rounds);
         }
 
-        if (args.Length != 3 || args[0] is not ("project-by-id" or "scan-project" or "sum-by-status" or "include-customer" or "two-hop") || args[1] is not ("blite" or "sqlite")
+        if (args.Length != 3 || args[0] is not ("project-by-id" or "scan-project" or "sum-by-status" or "distinct-status" or "include-customer" or "two-hop") || args[1] is not ("blite" or "sqlite")
             || !int.TryParse(args[2], out var count) || count < 0)
         {
-            Console.Error.WriteLine("usage: profile project-by-id|scan-project|sum-by-status|include-customer|two-hop blite|sqlite COUNT, or profile compare project-by-id|scan-project|sum-by-status|include-customer|two-hop ROUNDS");
+            Console.Error.WriteLine("usage: profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT, or profile compare project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS");
             return 2;
         }
 
@@ -68,6 +68,7 @@ internal static class QueryProfileLoop
         {
             "project-by-id" => (projections, i => projections.ProjectById(keys[i % keys.Length])),
             "sum-by-status" => (projections, _ => projections.SumByStatus()),
+            "distinct-status" => (projections, _ => projections.DistinctStatuses()),
             _ => (projections, _ => projections.ScanProject()),
         };
     }
