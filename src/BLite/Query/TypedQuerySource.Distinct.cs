@@ -1,3 +1,4 @@
+using BLite.Core.BTrees;
 using BLite.Core.Collections;
 using BLite.Core.Collections.Catalog;
 using BLite.Core.Diagnostics;
@@ -9,6 +10,8 @@ namespace BLite.Query;
 
 internal sealed partial class TypedQuerySource<TId, T> : IDistinctValueSource
 {
+    private const int StepsBeforeSeek = 8;
+
     public IReadOnlyList<object?>? DistinctValues(ValueExpression value, Type type)
     {
         if (!CanWalk(value, type, out var path))
@@ -38,7 +41,12 @@ internal sealed partial class TypedQuerySource<TId, T> : IDistinctValueSource
     private static IndexInfo? FindIndex(RawCollection collection, IPageReader pages, string path) =>
         collection.Resolve(pages)?.Indexes.FirstOrDefault(i => i.Definition.FieldPaths.Count == 1 && string.Equals(i.Definition.FieldPaths[0], path, StringComparison.Ordinal));
 
-    /// <summary>One pass over the index: each run of equal field keys gives one value; null as soon as a key cannot be read back exactly.</summary>
+    /// <summary>
+    /// One value per run of equal field keys; null as soon as a key cannot be read back exactly.
+    /// A key met more than <see cref="StepsBeforeSeek"/> times in a row is skipped by seeking past
+    /// it (an exclusive lower bound skips every entry of that key), so a path with few values costs
+    /// a few descents instead of a walk over every entry, and a path with many stays a walk.
+    /// </summary>
     private static List<object?>? Walk(RawCollection collection, IPageReader pages, string path, Type type)
     {
         if (FindIndex(collection, pages, path) is not { } index)
@@ -46,26 +54,29 @@ internal sealed partial class TypedQuerySource<TId, T> : IDistinctValueSource
             return null;
         }
 
+        var name = index.Definition.Name;
         var values = new List<object?>();
-        var previous = Array.Empty<byte>();
-        var first = true;
-        var cursor = collection.ScanIndexKeys(pages, index.Definition.Name, Core.BTrees.KeyRange.All);
-        while (cursor.MoveNext())
+        var cursor = collection.ScanIndexKeys(pages, name, KeyRange.All);
+        var positioned = cursor.MoveNext();
+        while (positioned)
         {
-            var key = cursor.FieldKey;
-            if (!first && key.SequenceEqual(previous))
-            {
-                continue;
-            }
-
+            var key = cursor.FieldKey.ToArray();
             if (!IndexKeyValues.TryRead(key, type, out var value))
             {
                 return null;
             }
 
-            first = false;
-            previous = key.ToArray();
             values.Add(value);
+            var steps = 0;
+            while ((positioned = cursor.MoveNext()) && cursor.FieldKey.SequenceEqual(key))
+            {
+                if (++steps == StepsBeforeSeek)
+                {
+                    cursor = collection.ScanIndexKeys(pages, name, KeyRange.From(key, inclusive: false));
+                    positioned = cursor.MoveNext();
+                    break;
+                }
+            }
         }
 
         return values;

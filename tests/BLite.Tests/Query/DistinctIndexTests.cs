@@ -20,6 +20,8 @@ public sealed class Ticket
 
     public int Priority { get; set; }
 
+    public int Serial { get; set; }
+
     public int? Rating { get; set; }
 
     public Tier Tier { get; set; }
@@ -48,6 +50,7 @@ public partial class TicketContext : DocumentDbContext
             .HasIndex(t => t.Queue)
             .HasIndex(t => t.Owner)
             .HasIndex(t => t.Priority)
+            .HasIndex(t => t.Serial)
             .HasIndex(t => t.Rating)
             .HasIndex(t => t.Tier)
             .HasIndex(t => t.Open)
@@ -63,7 +66,12 @@ public partial class TicketContext : DocumentDbContext
 /// </summary>
 public sealed class DistinctIndexTests : IDisposable
 {
-    private static readonly Guid[] Teams = [Guid.NewGuid(), Guid.NewGuid(), Guid.NewGuid()];
+    private static readonly Guid[] Teams =
+    [
+        Guid.Parse("c3a1f2e4-0000-4000-8000-000000000003"),
+        Guid.Parse("0a000000-ffff-4000-8000-000000000001"),
+        Guid.Parse("7b000000-0000-4000-8000-000000000002"),
+    ];
     private readonly List<Ticket> _tickets;
     private readonly TicketContext _db = new(DocumentDbContextOptions.ForMemory());
 
@@ -76,10 +84,11 @@ public sealed class DistinctIndexTests : IDisposable
             Queue = ((char)('a' + random.Next(6))).ToString() + (random.Next(3) == 0 ? "é" : ""),
             Owner = random.Next(4) == 0 ? null : "owner" + random.Next(5),
             Priority = random.Next(-3, 4) * 1000,
+            Serial = i * 7 % 150,
             Rating = random.Next(3) == 0 ? null : random.Next(1, 6),
             Tier = (Tier)random.Next(1, 4),
             Open = i == 0 || random.Next(2) == 0,
-            Team = Teams[random.Next(Teams.Length)],
+            Team = i == 0 ? Teams[0] : Teams[random.Next(Teams.Length)],
             Cost = random.Next(4) + (random.Next(2) == 0 ? 0.5m : 0.50m),
             Plain = random.Next(7),
         }).ToList();
@@ -111,6 +120,7 @@ public sealed class DistinctIndexTests : IDisposable
         AssertWalksIndex(q => q.Select(t => t.Queue).Distinct(), StringComparer.Ordinal);
         AssertWalksIndex(q => q.Select(t => t.Owner).Distinct(), StringComparer.Ordinal);
         AssertWalksIndex(q => q.Select(t => t.Priority).Distinct(), Comparer<int>.Default);
+        AssertWalksIndex(q => q.Select(t => t.Serial).Distinct(), Comparer<int>.Default);
         AssertWalksIndex(q => q.Select(t => t.Rating).Distinct(), Comparer<int?>.Default);
         AssertWalksIndex(q => q.Select(t => t.Tier).Distinct(), Comparer<Tier>.Default);
         AssertWalksIndex(q => q.Select(t => t.Open).Distinct(), Comparer<bool>.Default);
