@@ -9,7 +9,7 @@ namespace BLite.Linq;
 internal interface IDistinctValueSource
 {
     /// <summary>
-    /// The distinct values of <paramref name="value"/> in the index's key order, each as
+    /// The distinct values of <paramref name="value"/> in the order a primary-key scan first meets them, each as
     /// <paramref name="type"/>; null when no index answers exactly (none on that path alone, a
     /// multi-valued path, a type whose key does not give the stored value back, a key of another
     /// type): the caller then reads the values from the documents.
