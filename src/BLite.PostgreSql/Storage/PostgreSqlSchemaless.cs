@@ -73,7 +73,7 @@ internal sealed class PostgreSqlSchemaless : ISchemalessStore
 
     public long Count(DocumentQuery query)
     {
-        var (sql, values) = SqlQueryBuilder.Count(_table, query, null, AnyPathMayBeArray);
+        var (sql, values) = SqlQueryBuilder.Count(_table, query, null, NoPathIsSingleValued);
         return SqlRows.Count(_store, sql, values);
     }
 
@@ -128,7 +128,7 @@ internal sealed class PostgreSqlSchemaless : ISchemalessStore
 
     public Task<long> CountAsync(DocumentQuery query, CancellationToken cancellationToken)
     {
-        var (sql, values) = SqlQueryBuilder.Count(_table, query, null, AnyPathMayBeArray);
+        var (sql, values) = SqlQueryBuilder.Count(_table, query, null, NoPathIsSingleValued);
         return SqlRows.CountAsync(_store, sql, values, cancellationToken);
     }
 
@@ -142,10 +142,10 @@ internal sealed class PostgreSqlSchemaless : ISchemalessStore
         }, cancellationToken);
     }
 
-    private static bool AnyPathMayBeArray(string path) => false;
+    private static bool NoPathIsSingleValued(string path) => false;
 
     private (string Sql, List<NpgsqlParameter> Values) Select(DocumentQuery query, string columns) =>
-        SqlQueryBuilder.Select(_table, query, null, AnyPathMayBeArray, columns);
+        SqlQueryBuilder.Select(_table, query, null, NoPathIsSingleValued, columns);
 
     /// <summary>One statement, so the matches are found and removed in one snapshot, as embedded.</summary>
     private (string Sql, List<NpgsqlParameter> Values) DeleteMatching(DocumentQuery query)

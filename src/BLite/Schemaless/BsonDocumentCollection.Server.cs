@@ -19,13 +19,21 @@ public sealed partial class BsonDocumentCollection
             document[BsonFieldDictionary.IdFieldName] = id;
         }
 
-        return (id, IndexKeys.EncodeId(id));
+        return (id, StoredKey(id));
     }
 
     private byte[] KeyOf(BsonDocument document) =>
         document.TryGetValue(BsonFieldDictionary.IdFieldName, out var id)
-            ? IndexKeys.EncodeId(id)
+            ? StoredKey(id)
             : throw new BLiteException($"A document stored in collection '{Name}' needs an _id field.");
+
+    /// <summary>The key of a stored document's <c>_id</c>, refusing the ids the engine refuses with its words.</summary>
+    private static byte[] StoredKey(BsonValue id) => id.Type switch
+    {
+        BsonType.Null => throw new BLiteException("A document's _id cannot be null."),
+        BsonType.Array => throw new BLiteException("A document's _id cannot be an array."),
+        _ => IndexKeys.EncodeId(id),
+    };
 
     private BLiteUniqueConstraintException DuplicateId(byte[] key) =>
         new(Name, BLiteUniqueConstraintException.PrimaryIndexName, IndexKeyText.Describe(key));
