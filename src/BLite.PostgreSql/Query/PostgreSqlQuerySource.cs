@@ -12,7 +12,8 @@ namespace BLite.PostgreSql.Query;
 /// (<see cref="SqlQueryBuilder"/>): documents, or only the projected values the server computes,
 /// read through <see cref="SqlRows"/>.
 /// </summary>
-internal sealed class PostgreSqlQuerySource<TId, T>(PostgreSqlCollection<TId, T> table) : IDocumentQuerySource<T>, IProjectingQuerySource, IParameterizedExplainSource
+internal sealed class PostgreSqlQuerySource<TId, T>(PostgreSqlCollection<TId, T> table) : IDocumentQuerySource<T>, IProjectingQuerySource, IParameterizedExplainSource,
+    IAggregatingQuerySource
     where T : class
 {
     public IFieldPathResolver FieldPaths => table.Collection.FieldPaths;
@@ -53,6 +54,20 @@ internal sealed class PostgreSqlQuerySource<TId, T>(PostgreSqlCollection<TId, T>
     {
         var (sql, values) = SqlQueryBuilder.Count(table.Table, query, parameters, table.Collection.IsSingleValuedPath);
         return await SqlRows.CountAsync(table.Store, sql, values, cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>Sum / Average totals computed by the server (<see cref="SqlQueryBuilder.Totals"/>): one row crosses the wire.</summary>
+    public AggregateTotals? Aggregate(DocumentQuery query, IReadOnlyList<BsonValue> parameters, ValueExpression value, NumericKind kind)
+    {
+        var (sql, values) = SqlQueryBuilder.Totals(table.Table, query, parameters, table.Collection.IsSingleValuedPath, value, kind);
+        return SqlRows.Totals(table.Store, sql, values);
+    }
+
+    public async ValueTask<AggregateTotals?> AggregateAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, ValueExpression value, NumericKind kind,
+        CancellationToken cancellationToken)
+    {
+        var (sql, values) = SqlQueryBuilder.Totals(table.Table, query, parameters, table.Collection.IsSingleValuedPath, value, kind);
+        return await SqlRows.TotalsAsync(table.Store, sql, values, cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>PostgreSQL's plan for a query without parameter slots (LINQ binds its values through the overload).</summary>

@@ -1,4 +1,6 @@
+using System.Globalization;
 using System.Runtime.CompilerServices;
+using BLite.Linq;
 using BLite.PostgreSql.Storage;
 using Npgsql;
 
@@ -24,6 +26,31 @@ internal static class SqlRows
             await using var command = Command(c, t, s.Sql, s.Values);
             return (long)(await command.ExecuteScalarAsync(token).ConfigureAwait(false))!;
         }, cancellationToken);
+
+    /// <summary>The row of <see cref="SqlQueryBuilder.Totals"/>; null when its doubles could not be added safely.</summary>
+    public static AggregateTotals? Totals(PostgreSqlStore store, string sql, List<NpgsqlParameter> values) =>
+        store.Run((Sql: sql, Values: values), static (c, t, s) =>
+        {
+            using var command = Command(c, t, s.Sql, s.Values);
+            using var reader = command.ExecuteReader(System.Data.CommandBehavior.SingleRow);
+            reader.Read();
+            return TotalsOf(reader);
+        });
+
+    public static Task<AggregateTotals?> TotalsAsync(PostgreSqlStore store, string sql, List<NpgsqlParameter> values, CancellationToken cancellationToken) =>
+        store.RunAsync((Sql: sql, Values: values), static async (c, t, s, token) =>
+        {
+            await using var command = Command(c, t, s.Sql, s.Values);
+            await using var reader = await command.ExecuteReaderAsync(System.Data.CommandBehavior.SingleRow, token).ConfigureAwait(false);
+            await reader.ReadAsync(token).ConfigureAwait(false);
+            return TotalsOf(reader);
+        }, cancellationToken);
+
+    /// <summary>LINQ starts a double sum at 0.0, so a lone -0.0 sums to 0.0: the server's float8 sum starts at the first value.</summary>
+    private static AggregateTotals? TotalsOf(NpgsqlDataReader reader) => reader.GetBoolean(5)
+        ? new AggregateTotals(reader.GetInt64(0), reader.GetInt64(1), reader.GetInt64(2),
+            decimal.Parse(reader.GetString(3), NumberStyles.Float, CultureInfo.InvariantCulture), 0d + reader.GetDouble(4))
+        : null;
 
     /// <summary>PostgreSQL's plan for the statement, as <c>EXPLAIN</c> prints it.</summary>
     public static string Explain(PostgreSqlStore store, string sql, List<NpgsqlParameter> values) =>
