@@ -101,6 +101,42 @@ public sealed class SchemalessTests(PostgresCluster cluster)
         Assert.Equal([1, 2, 3], Ids("{}"));
     }
 
+    /// <summary>
+    /// Ordering by paths that may reach arrays, as the engine orders: by the least value reached
+    /// (the greatest descending), array items standing for the array, type classes first, nothing
+    /// reached as null; ties in _id order; paging after ordering.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Providers))]
+    public void Queries_order_and_page_by_any_path_as_the_engine_does(Provider provider)
+    {
+        using var database = new ProviderDatabase(cluster, provider);
+        using var context = new ProviderContext(database.Options());
+        var events = context.Database.GetCollection("events");
+        events.InsertMany(
+        [
+            BsonDocument.Parse("""{ "_id": 1, "n": 5, "tags": ["m", "b"], "lines": [{ "qty": 4 }, { "qty": 9 }] }"""),
+            BsonDocument.Parse("""{ "_id": 2, "n": "text", "tags": "k", "lines": [{ "qty": 1 }] }"""),
+            BsonDocument.Parse("""{ "_id": 3, "n": null, "tags": [], "lines": [] }"""),
+            BsonDocument.Parse("""{ "_id": 4, "n": 2.5, "tags": ["z"], "lines": [{ "qty": 7 }, { "qty": { "$numberLong": "2" } }] }"""),
+            BsonDocument.Parse("""{ "_id": 5, "tags": ["a", "y"] }"""),
+            BsonDocument.Parse("""{ "_id": 6, "n": { "$numberDecimal": "5" }, "tags": ["c"], "lines": [{ "qty": 3 }] }"""),
+        ]);
+
+        int[] Ids(string path, bool descending, long? skip = null, long? take = null) => events
+            .Find(new BLite.Core.Query.DocumentQuery(null, [new BLite.Core.Query.SortKey(BLite.Core.Query.FieldPath.Parse(path), descending)],
+                skip is null ? null : BLite.Core.Query.FilterOperand.FromConstant(skip.Value), take is null ? null : BLite.Core.Query.FilterOperand.FromConstant(take.Value)))
+            .Select(d => d["_id"].AsInt32).ToArray();
+
+        Assert.Equal([3, 5, 4, 1, 6, 2], Ids("n", descending: false));
+        Assert.Equal([2, 1, 6, 4, 3, 5], Ids("n", descending: true));
+        Assert.Equal([3, 5, 1, 6, 2, 4], Ids("tags", descending: false));
+        Assert.Equal([4, 5, 1, 2, 6, 3], Ids("tags", descending: true));
+        Assert.Equal([3, 5, 2, 4, 6, 1], Ids("lines.qty", descending: false));
+        Assert.Equal([1, 4, 6, 2, 3, 5], Ids("lines.qty", descending: true));
+        Assert.Equal([4, 6], Ids("lines.qty", descending: false, skip: 3, take: 2));
+    }
+
     [Theory]
     [MemberData(nameof(Providers))]
     public void Update_upsert_and_delete_report_whether_a_document_was_there(Provider provider)
