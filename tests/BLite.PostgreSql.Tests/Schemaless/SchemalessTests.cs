@@ -225,6 +225,17 @@ public sealed class SchemalessTests(PostgresCluster cluster)
         Assert.Equal(single.Message, many.Message);
         Assert.Equal("first", events.FindById(1)!["n"].AsString);
         Assert.Equal(1, events.Count());
+
+        // Inside the caller's transaction the refused document changes nothing and the transaction
+        // stays usable; the batch's earlier documents stay in it, on both providers.
+        using var transaction = context.BeginTransaction();
+        events.Insert(BsonDocument.Parse("""{ "_id": 3 }"""));
+        Assert.Throws<BLiteUniqueConstraintException>(() => events.InsertMany(
+            [BsonDocument.Parse("""{ "_id": 4 }"""), BsonDocument.Parse("""{ "_id": 3, "n": "again" }""")]));
+        Assert.Equal([1, 3, 4], events.FindAll().Select(d => d["_id"].AsInt32));
+        transaction.Commit();
+        Assert.Equal(3, events.Count());
+        Assert.False(events.FindById(3)!.ContainsKey("n"));
     }
 
     [Theory]
