@@ -67,7 +67,7 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
             sql += $"CREATE SEQUENCE IF NOT EXISTS {_sequence};";
         }
 
-        SchemaCache.Apply(_store.DataSource, sql + IndexStatements());
+        PostgreSqlErrors.RefusedLayout(_store.DataSource, IndexSql.LayoutGuard(_collection.Name, schemaless: false) + sql + IndexStatements());
     }
 
     internal TResult Run<TState, TResult>(TState state, Func<NpgsqlConnection, NpgsqlTransaction?, TState, TResult> operation) =>

@@ -19,6 +19,7 @@ namespace BLite.PostgreSql.Storage;
 internal sealed class PostgreSqlSchemaless : ISchemalessStore
 {
     private readonly PostgreSqlStore _store;
+    private readonly string _name;
     private readonly string _table;
     private readonly string _insertSql;
     private readonly string _updateSql;
@@ -29,6 +30,7 @@ internal sealed class PostgreSqlSchemaless : ISchemalessStore
     public PostgreSqlSchemaless(PostgreSqlStore store, string name)
     {
         _store = store;
+        _name = name;
         _table = SqlNames.Quote(name);
         _insertSql = $"INSERT INTO {_table} (id, doc) VALUES ($1, $2) ON CONFLICT DO NOTHING";
         _updateSql = $"UPDATE {_table} SET doc = $2 WHERE id = $1";
@@ -39,8 +41,11 @@ internal sealed class PostgreSqlSchemaless : ISchemalessStore
 
     private BsonFieldDictionary Fields => _store.Context.FieldDictionary;
 
+    /// <summary>The table, and its catalog row, so <c>blite migrate</c> moves it back to a file too.</summary>
     public void EnsureSchema() =>
-        SchemaCache.Apply(_store.DataSource, $"CREATE TABLE IF NOT EXISTS {_table} (id bytea PRIMARY KEY, doc jsonb NOT NULL);");
+        PostgreSqlErrors.RefusedLayout(_store.DataSource, IndexSql.LayoutGuard(_name, schemaless: true)
+            + $"CREATE TABLE IF NOT EXISTS {_table} (id bytea PRIMARY KEY, doc jsonb NOT NULL);"
+            + IndexSql.CatalogStatement(_name, IndexSql.EncodedKeyIdType, []));
 
     public bool Insert(byte[] key, BsonDocument document) => Execute(_insertSql, key, Jsonb(document)) > 0;
 

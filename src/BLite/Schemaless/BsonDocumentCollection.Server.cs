@@ -27,11 +27,17 @@ public sealed partial class BsonDocumentCollection
             ? StoredKey(id)
             : throw new BLiteException($"A document stored in collection '{Name}' needs an _id field.");
 
-    /// <summary>The key of a stored document's <c>_id</c>, refusing the ids the engine refuses with its words.</summary>
-    private static byte[] StoredKey(BsonValue id) => id.Type switch
+    /// <summary>
+    /// The key of a stored document's <c>_id</c>, refusing the ids the engine refuses with its
+    /// words. A compound (document) id is refused too: jsonb does not keep a document's field order,
+    /// which is part of a compound id's identity, so the document read back would not name itself.
+    /// </summary>
+    private byte[] StoredKey(BsonValue id) => id.Type switch
     {
         BsonType.Null => throw new BLiteException("A document's _id cannot be null."),
         BsonType.Array => throw new BLiteException("A document's _id cannot be an array."),
+        BsonType.Document => throw new NotSupportedException(
+            $"Schemaless collection '{Name}' on a server provider takes scalar _id values only: jsonb does not keep a compound _id's field order, which is part of its identity."),
         _ => IndexKeys.EncodeId(id),
     };
 

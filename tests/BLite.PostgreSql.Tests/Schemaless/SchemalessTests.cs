@@ -36,7 +36,7 @@ public sealed class SchemalessTests(PostgresCluster cluster)
         using var context = new ProviderContext(database.Options());
         var events = context.Database.GetCollection("events");
         const string json = """
-            { "_id": { "tenant": "t1", "seq": 7 },
+            { "_id": "t1/7",
               "decimal": { "$numberDecimal": "1.50" }, "long": { "$numberLong": "9007199254740993" },
               "nan": { "$numberDouble": "NaN" }, "negativeZero": { "$numberDouble": "-0.0" },
               "date": { "$date": "2024-05-01T10:00:00.123Z" }, "uuid": { "$uuid": "0f8fad5b-d9cb-469f-a165-70867728950e" },
@@ -256,9 +256,40 @@ public sealed class SchemalessTests(PostgresCluster cluster)
         Assert.Equal("A document's _id cannot be an array.", arrayId.Message);
         var nullId = Assert.Throws<BLiteException>(() => events.Upsert(BsonDocument.Parse("""{ "_id": null }""")));
         Assert.Equal("A document's _id cannot be null.", nullId.Message);
+        var compound = BsonDocument.Parse("""{ "_id": { "tenant": "t1", "seq": 7 } }""");
+        if (provider == Provider.PostgreSql)
+        {
+            var refused = Assert.Throws<NotSupportedException>(() => events.Insert(compound));
+            Assert.Equal("Schemaless collection 'events' on a server provider takes scalar _id values only: jsonb does not keep a compound _id's field order, which is part of its identity.", refused.Message);
+        }
+        else
+        {
+            Assert.True(events.Delete(events.Insert(compound)));
+        }
 
         Assert.Equal(1, events.FindById(1)!["n"].AsInt32);
         Assert.Equal(1, events.Count());
+    }
+
+    /// <summary>A typed table keeps its ids in a typed column, a schemaless one encoded keys: neither API opens the other's table.</summary>
+    [Fact]
+    public void On_postgresql_a_collection_is_either_typed_or_schemaless()
+    {
+        using var database = new ProviderDatabase(cluster, Provider.PostgreSql);
+        using (var context = new ProviderContext(database.Options()))
+        {
+            var typed = Assert.Throws<NotSupportedException>(() => context.Database.GetCollection("orders"));
+            Assert.Equal("Collection 'orders' is stored on PostgreSQL by a typed collection (its ids in a typed column); the schemaless API reads it on the embedded engine only.", typed.Message);
+        }
+
+        using var other = new ProviderDatabase(cluster, Provider.PostgreSql);
+        using (var context = new Linq.LinqContext(other.Options()))
+        {
+            context.Database.GetCollection("orders").Insert(BsonDocument.Parse("""{ "_id": 1 }"""));
+        }
+
+        var schemaless = Assert.Throws<NotSupportedException>(() => new ProviderContext(other.Options()));
+        Assert.Equal("Collection 'orders' is stored on PostgreSQL as a schemaless collection (its ids as encoded keys); a typed collection cannot open it.", schemaless.Message);
     }
 
     [Fact]
