@@ -9,9 +9,10 @@ namespace BLite.Linq;
 /// turns the totals into LINQ's result, with LINQ's rules; when the totals show values LINQ would
 /// not accept (a null for a non-nullable type, a value that is not a number of the right kind) it
 /// streams the values instead, so the error is the one the embedded engine raises. The embedded
-/// engine does not implement it: its scan already reads only the stored field.
+/// engine does not implement it: its scan already reads only the stored field. Internal: the
+/// server providers of this repository implement it.
 /// </summary>
-public interface IAggregatingQuerySource
+internal interface IAggregatingQuerySource
 {
     /// <summary>The totals of <paramref name="value"/> over the documents <c>Execute</c> would return, in their order; null when this source cannot total it.</summary>
     AggregateTotals? Aggregate(DocumentQuery query, IReadOnlyList<BsonValue> parameters, ValueExpression value, NumericKind kind);
@@ -27,4 +28,4 @@ public interface IAggregatingQuerySource
 /// exact for the integer and decimal kinds (<see cref="OverflowException"/> when it leaves
 /// <see cref="decimal"/>'s range), added in query order as doubles for <see cref="NumericKind.Double"/>.
 /// </summary>
-public readonly record struct AggregateTotals(long Rows, long Values, long Numbers, decimal ExactSum, double DoubleSum);
+internal readonly record struct AggregateTotals(long Rows, long Values, long Numbers, decimal ExactSum, double DoubleSum);
