@@ -67,6 +67,29 @@ public sealed class AggregateTests(PostgresCluster cluster)
         Assert.Equal(0.5m, await linq.Query.Where(o => o.Status == "late").SumAsync(o => o.Total));
     }
 
+    /// <summary>Doubles PostgreSQL could not add as .NET does (a partial sum past float8's range, NaN) give LINQ's infinity and NaN.</summary>
+    [Theory]
+    [MemberData(nameof(Providers))]
+    public void Double_sums_that_overflow_or_hold_nan_give_linq_results(Provider provider)
+    {
+        using var linq = new ProviderLinq(cluster, provider, count: 20);
+        var extremes = new List<Order>
+        {
+            new() { Id = 1001, Status = "huge", Score = double.MaxValue },
+            new() { Id = 1002, Status = "huge", Score = double.MaxValue },
+            new() { Id = 1003, Status = "odd", Score = double.NaN },
+            new() { Id = 1004, Status = "odd", Score = -0.0 },
+        };
+        linq.Context.Orders.InsertMany(extremes);
+        linq.Orders.AddRange(extremes);
+
+        Assert.Equal(double.PositiveInfinity, linq.Query.Where(o => o.Status == "huge").Sum(o => o.Score));
+        Assert.True(double.IsNaN(linq.Query.Where(o => o.Status == "odd").Average(o => o.Score)));
+        linq.AssertSameResult(q => q.Where(o => o.Status == "huge").Average(o => o.Score));
+        linq.AssertSameResult(q => q.Where(o => o.Id == 1004).Sum(o => o.Score));
+        Assert.False(double.IsNegative(linq.Query.Where(o => o.Id == 1004).Sum(o => o.Score)));
+    }
+
     /// <summary>The statement PostgreSQL ran totals the value: no document and no per-row value is read.</summary>
     [Fact]
     public void On_postgresql_the_server_totals_the_value()
