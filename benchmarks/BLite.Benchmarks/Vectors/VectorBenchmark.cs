@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Globalization;
 using System.Numerics.Tensors;
 using BLite.Bson;
 using BLite.Core;
@@ -27,11 +26,11 @@ internal static class VectorBenchmark
 
     public static int Run(IReadOnlyList<string> args)
     {
-        var count = Option(args, "--count", 20_000);
-        var queries = Option(args, "--queries", 200);
+        var count = ModeArguments.Int(args, "--count", 20_000);
+        var queries = ModeArguments.Int(args, "--queries", 200);
         var churn = args.Contains("--churn");
-        var cacheMegabytes = Option(args, "--cache-mb", 1024);
-        var keep = StringOption(args, "--keep");
+        var cacheMegabytes = ModeArguments.Int(args, "--cache-mb", 1024);
+        var keep = ModeArguments.String(args, "--keep");
         if (keep is not null)
         {
             // A database kept from an earlier run with the same --count is searched again without
@@ -285,31 +284,5 @@ internal static class VectorBenchmark
         using var read = database.BeginRead();
         var info = database.GetRawCollection("items").FindVectorIndex(read, index.Name)!;
         return (long)BTreeVerifier.Verify(read, info.RootPageId).OwnedPages.Count * read.PagePayloadSize;
-    }
-
-    private static string? StringOption(IReadOnlyList<string> args, string name)
-    {
-        for (var i = 0; i < args.Count - 1; i++)
-        {
-            if (args[i] == name)
-            {
-                return args[i + 1];
-            }
-        }
-
-        return null;
-    }
-
-    private static int Option(IReadOnlyList<string> args, string name, int fallback)
-    {
-        for (var i = 0; i < args.Count - 1; i++)
-        {
-            if (args[i] == name)
-            {
-                return int.Parse(args[i + 1], CultureInfo.InvariantCulture);
-            }
-        }
-
-        return fallback;
     }
 }
