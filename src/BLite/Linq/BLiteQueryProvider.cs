@@ -116,6 +116,13 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
             return Cast<TResult>(QueryExecutor.FromCount(translated, count));
         }
 
+        if (SourceAggregate.For(_source, translated) is { } aggregate
+            && await ((IAggregatingQuerySource)_source).AggregateAsync(translated.Query, parameters, aggregate.Value, aggregate.Kind, cancellationToken).ConfigureAwait(false) is { } totals
+            && aggregate.TryResult(totals, out var total))
+        {
+            return Cast<TResult>(total);
+        }
+
         var rows = translated.Vector is null && !QueryExecutor.HasInclude(translated) ? await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false) : null;
         return Cast<TResult>(QueryExecutor.Run(_source, translated, values, parameters, rows));
     }

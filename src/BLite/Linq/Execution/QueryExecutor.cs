@@ -53,6 +53,13 @@ internal static class QueryExecutor
             return FromCount(translated, source.Count(translated.Query, parameters));
         }
 
+        if (sourceRows is null && SourceAggregate.For(source, translated) is { } aggregate
+            && ((IAggregatingQuerySource)source).Aggregate(translated.Query, parameters, aggregate.Value, aggregate.Kind) is { } totals
+            && aggregate.TryResult(totals, out var total))
+        {
+            return total;
+        }
+
         var rows = Rows(source, translated, values, parameters, sourceRows);
         switch (translated.Terminal)
         {
