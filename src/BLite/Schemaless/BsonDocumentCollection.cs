@@ -15,16 +15,27 @@ namespace BLite;
 public sealed partial class BsonDocumentCollection
 {
     private readonly DocumentDbContext _context;
+    private TransactionalBsonCollection _collection;
 
     internal BsonDocumentCollection(DocumentDbContext context, TransactionalBsonCollection collection)
     {
         _context = context;
-        Collection = collection;
+        _collection = collection;
+        Name = collection.Name;
     }
 
-    public string Name => Collection.Name;
+    public string Name { get; }
 
-    internal TransactionalBsonCollection Collection { get; }
+    /// <summary>The engine's handle; encrypting or decrypting reopens the context's engine, and a handle of the closed one is replaced.</summary>
+    internal TransactionalBsonCollection Collection
+    {
+        get
+        {
+            var engine = _context.Engine;
+            var collection = _collection;
+            return ReferenceEquals(collection.Documents.Database, engine) ? collection : _collection = engine.GetCollection(Name);
+        }
+    }
 
     private BsonFieldDictionary Fields => _context.FieldDictionary;
 
