@@ -33,7 +33,7 @@ internal sealed partial class DocumentDatabase
             var write = target.BeginWrite();
             try
             {
-                target.EnsureSchema(write, [new CollectionDefinition(name, from.GetIndexes(snapshot))]);
+                target.EnsureSchema(write, [new CollectionDefinition(name, from.GetIndexes(snapshot), from.GetVectorIndexes(snapshot))]);
                 var cursor = from.Scan(snapshot);
                 long count = 0;
                 while (cursor.MoveNext())

@@ -23,10 +23,10 @@ internal sealed partial class DocumentDatabase : IDisposable
     private readonly ConcurrentDictionary<string, TransactionalBsonCollection> _bsonCollections = new(StringComparer.Ordinal);
     private bool _disposed;
 
-    private DocumentDatabase(StorageEngine storage)
+    private DocumentDatabase(StorageEngine storage, BsonFieldDictionary? adoptedFields = null)
     {
         Storage = storage;
-        Catalog = InitialiseCatalog(storage, out var fields, out var pagePayloadSize);
+        Catalog = InitialiseCatalog(storage, adoptedFields, out var fields, out var pagePayloadSize);
         Fields = fields;
         MaxKeySize = BTree.GetMaxKeySize(pagePayloadSize);
         ChangeFeed = new ChangeFeedHub(Catalog, storage.Options.ChangeFeedRetention);
@@ -61,6 +61,28 @@ internal sealed partial class DocumentDatabase : IDisposable
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
         return Create(StorageEngine.Open(path, options ?? new StorageOptions()), collections);
+    }
+
+    /// <summary>
+    /// Reopens the database at <paramref name="path"/> after it was rewritten (encrypted or
+    /// decrypted) under the same field-name dictionary instance, so mappers built over
+    /// <paramref name="fields"/> go on serializing for it. The persisted names must be the
+    /// dictionary's first names, in id order, which a rewrite of a database using it guarantees.
+    /// </summary>
+    internal static DocumentDatabase Reopen(string path, StorageOptions options, BsonFieldDictionary fields)
+    {
+        var storage = StorageEngine.Open(path, options);
+        try
+        {
+            var database = new DocumentDatabase(storage, fields);
+            s_open.TryAdd(database, 0);
+            return database;
+        }
+        catch
+        {
+            storage.Dispose();
+            throw;
+        }
     }
 
     /// <summary>A database over an engine opened by the caller (for example on fault-injecting devices); it owns the engine from here on.</summary>
@@ -233,7 +255,7 @@ internal sealed partial class DocumentDatabase : IDisposable
         }
     }
 
-    private static CatalogStore InitialiseCatalog(StorageEngine storage, out BsonFieldDictionary fields, out int pagePayloadSize)
+    private static CatalogStore InitialiseCatalog(StorageEngine storage, BsonFieldDictionary? adoptedFields, out BsonFieldDictionary fields, out int pagePayloadSize)
     {
         bool initialised;
         using (var read = storage.BeginRead())
@@ -259,7 +281,8 @@ internal sealed partial class DocumentDatabase : IDisposable
         pagePayloadSize = snapshot.PagePayloadSize;
         try
         {
-            fields = BsonFieldDictionary.FromNames(CatalogStore.LoadFieldNames(snapshot, storage.Path, storage.Options.ReadsSeparateNumberKeys));
+            var names = CatalogStore.LoadFieldNames(snapshot, storage.Path, storage.Options.ReadsSeparateNumberKeys);
+            fields = adoptedFields is null ? BsonFieldDictionary.FromNames(names) : Adopt(adoptedFields, names, storage.Path);
         }
         catch (ArgumentException ex)
         {
@@ -269,6 +292,22 @@ internal sealed partial class DocumentDatabase : IDisposable
         var catalog = new CatalogStore(storage.Path, fields, storage.Options.ReadsSeparateNumberKeys);
         catalog.Load(snapshot);
         return catalog;
+    }
+
+    private static BsonFieldDictionary Adopt(BsonFieldDictionary fields, IEnumerable<string> persisted, string path)
+    {
+        ushort id = 0;
+        foreach (var name in persisted)
+        {
+            if (!fields.TryGetName(id, out var known) || !string.Equals(known, name, StringComparison.Ordinal))
+            {
+                throw new BLiteException($"Database '{path}' was rewritten with field names that differ from the open context's (field id {id}); reopen the context.");
+            }
+
+            id++;
+        }
+
+        return fields;
     }
 
     private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_disposed, this);

@@ -137,23 +137,65 @@ public sealed class DatabaseFacade
     }
 
     /// <summary>
-    /// Rotates the key of this encrypted database while it stays open (docs/encryption.md): every
-    /// page is re-encrypted under <paramref name="newEncryption"/> into a new file beside it, read
-    /// back and compared, and only then renamed over the database in one step; until then nothing
-    /// changes, and from then on only the new key opens it. Readers go on; writers wait. Throws
-    /// <see cref="BLiteEncryptionException"/> for a plain database: encrypting or decrypting one
-    /// rewrites every page with another layout, which <c>blite rekey</c> does while it is closed.
+    /// Puts this database under <paramref name="newEncryption"/> (docs/encryption.md), safely: the
+    /// database is rewritten into a new file beside it, which is read back and verified before it
+    /// is renamed over the database in one step; until then nothing changes, and from then on only
+    /// the new key opens it. An encrypted database keeps its page layout, so its key is rotated
+    /// while it stays open: readers go on, writers wait. A plain database is encrypted by a
+    /// document copy (an encrypted page has less room), during which this context closes and
+    /// reopens its engine: call it with no other operation of this context in flight, since one
+    /// running meanwhile fails with <see cref="ObjectDisposedException"/> and watchers end.
     /// Not inside a transaction of this context.
     /// </summary>
     public void Rekey(BLiteEncryption newEncryption)
     {
         ArgumentNullException.ThrowIfNull(newEncryption);
-        if (_context.CurrentTransaction is not null)
+        ThrowIfInTransaction(nameof(Rekey));
+        if (Engine.Storage.IsEncrypted)
         {
-            throw new InvalidOperationException("Rekey cannot run inside a transaction of this context; commit or dispose the transaction first.");
+            Engine.Storage.Rekey(newEncryption);
+        }
+        else
+        {
+            _context.RewriteEncryption(newEncryption, RewriteSteps);
+        }
+    }
+
+    /// <summary>
+    /// Writes this encrypted database back in plaintext by the same copy, verify and replace path
+    /// as <see cref="Rekey"/> encrypting a plain one (and with the same rule: no other operation of
+    /// this context in flight). Throws <see cref="BLiteEncryptionException"/> for a database that
+    /// is not encrypted. Not inside a transaction of this context.
+    /// </summary>
+    public void Decrypt()
+    {
+        ThrowIfInTransaction(nameof(Decrypt));
+        if (!Engine.Storage.IsEncrypted)
+        {
+            throw new BLiteEncryptionException($"Database '{Path}' is not encrypted; there is nothing to decrypt.");
         }
 
-        Engine.Storage.Rekey(newEncryption);
+        _context.RewriteEncryption(null, RewriteSteps);
+    }
+
+    /// <summary>Runs just before an encrypting or decrypting rewrite renames its verified copy over the file (tests make it fail).</summary>
+    internal Action? BeforeReplace { get; set; }
+
+    /// <summary>Flushes the folder after that rename (tests make it fail).</summary>
+    internal Action<string>? FlushDirectory { get; set; }
+
+    private RewriteSteps RewriteSteps => new()
+    {
+        BeforeReplace = BeforeReplace,
+        FlushDirectory = FlushDirectory ?? Core.Storage.Devices.FileDevice.FlushDirectoryOf,
+    };
+
+    private void ThrowIfInTransaction(string operation)
+    {
+        if (_context.CurrentTransaction is not null)
+        {
+            throw new InvalidOperationException($"{operation} cannot run inside a transaction of this context; commit or dispose the transaction first.");
+        }
     }
 
     internal DocumentDatabase Engine => _context.Engine;

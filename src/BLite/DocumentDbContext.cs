@@ -17,9 +17,10 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
 {
     private readonly ModelBuilder _model = new();
     private readonly List<TypedCollection> _collections = [];
-    private readonly DocumentDatabase? _database;
+    private DocumentDatabase? _database;
     private readonly DatabaseFacade? _facade;
     private readonly Providers.IDocumentStore? _store;
+    private readonly bool _openedOnCallerEngine;
     private HashSet<string>? _existingCollections;
     private bool _disposed;
 
@@ -80,6 +81,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
 
         if (options.OpenStorage is not null)
         {
+            _openedOnCallerEngine = true;
             // The engine comes from the caller (tests); there is no path to check.
         }
         else if (!options.InMemory)

@@ -1,9 +1,7 @@
 using BLite.Cli.Arguments;
 using BLite.Cli.Database;
 using BLite.Cli.Output;
-using BLite.Core.Collections;
 using BLite.Core.Storage;
-using BLite.Core.Storage.Devices;
 using BLite.Core;
 
 namespace BLite.Cli.Commands;
@@ -41,10 +39,9 @@ internal sealed class CompactCommand : Command
     }
 
     /// <summary>
-    /// Copies the database at <paramref name="path"/> into PATH.<paramref name="command"/>,
-    /// verifies the copy, and renames it over the original. Until that rename the original is
-    /// untouched, and on any failure the copy is removed; shared by <c>compact</c> and
-    /// <c>upgrade</c>.
+    /// Rewrites the database at <paramref name="path"/> through PATH.<paramref name="command"/>
+    /// with the library's copy, verify and replace (<see cref="DocumentDatabase.Rewrite"/>),
+    /// showing progress; shared by <c>compact</c>, <c>upgrade</c> and <c>rekey</c>.
     /// </summary>
     /// <param name="openSource">Opens the original for writing (so it is locked and its WAL recovered).</param>
     /// <param name="onCopied">Called with the running total after each copied document.</param>
@@ -52,91 +49,26 @@ internal sealed class CompactCommand : Command
     internal static void RewriteSafely(string path, string command, string operation, string activity, Func<DocumentDatabase> openSource, CommandContext context, Action<long>? onCopied = null, Func<BLiteEncryption?>? copyEncryption = null)
     {
         var encryption = copyEncryption is null ? DatabaseKeys.Current : copyEncryption();
-        var copyPath = path + "." + command;
-        var copyWalPath = StorageEngine.WalPathFor(copyPath);
-        if (File.Exists(copyPath) || File.Exists(copyWalPath))
-        {
-            throw new CommandException($"'{copyPath}' exists, perhaps left by an interrupted {operation}; remove it and run {command} again.");
-        }
-
+        ProgressBar? progress = null;
         try
         {
-            using (var source = openSource())
+            var steps = new RewriteSteps
             {
-                WriteVerifiedCopy(source, copyPath, activity, context, onCopied, encryption);
-            }
-
-            // The original is closed (and so checkpointed: its WAL holds nothing the file lacks).
-            // Remove the copy's and the original's logs first, so no log of another database is
-            // ever left beside the new file; then one rename swaps the files.
-            File.Delete(copyWalPath);
-            File.Delete(StorageEngine.WalPathFor(path));
-            File.Move(copyPath, path, overwrite: true);
-            FileDevice.FlushDirectoryOf(path);
-        }
-        catch
-        {
-            DeleteQuietly(copyPath);
-            DeleteQuietly(copyWalPath);
-            throw;
-        }
-    }
-
-    private static void WriteVerifiedCopy(DocumentDatabase source, string copyPath, string activity, CommandContext context, Action<long>? onCopied, BLiteEncryption? encryption)
-    {
-        using var snapshot = source.BeginRead();
-        long total = 0;
-        foreach (var name in source.GetCollectionNames(snapshot))
-        {
-            total += source.GetRawCollection(name).Count(snapshot);
-        }
-
-        Dictionary<string, long> copied;
-        var options = new StorageOptions { PageSize = source.Storage.PageSize, Durability = Durability.Normal, Encryption = encryption };
-        using (var progress = ProgressBar.Start(context, activity, total, "documents"))
-        using (var target = DocumentDatabase.Open(copyPath, options))
-        {
-            copied = source.CopyTo(snapshot, target, done =>
-            {
-                progress.Report(done);
-                onCopied?.Invoke(done);
-            });
-            target.Checkpoint();
-        }
-
-        using (var check = DocumentDatabase.Open(copyPath, options))
-        {
-            var report = check.Verify();
-            if (!report.IsValid)
-            {
-                throw new CommandException($"the new copy failed verification ({report.Issues[0]}); the original is unchanged.");
-            }
-
-            using var read = check.BeginRead();
-            foreach (var (name, count) in copied)
-            {
-                var stored = check.GetRawCollection(name).Count(read);
-                if (stored != count || count != source.GetRawCollection(name).Count(snapshot))
+                Progress = (done, total) =>
                 {
-                    throw new CommandException($"the new copy of '{name}' holds {stored} document(s) instead of {count}; the original is unchanged.");
-                }
-            }
+                    progress ??= ProgressBar.Start(context, activity, total, "documents");
+                    progress.Report(done);
+                    if (done > 0)
+                    {
+                        onCopied?.Invoke(done);
+                    }
+                },
+            };
+            DocumentDatabase.Rewrite(path, command, operation, openSource, encryption, steps);
         }
-
-        // Closing checkpointed the copy; make sure its bytes are on disk before it can replace the original.
-        using var file = new FileStream(copyPath, FileMode.Open, FileAccess.ReadWrite, FileShare.None);
-        file.Flush(flushToDisk: true);
-    }
-
-    private static void DeleteQuietly(string path)
-    {
-        try
+        finally
         {
-            File.Delete(path);
-        }
-        catch (IOException)
-        {
-            // The original error is the one to report; a leftover copy is named by the next run.
+            progress?.Dispose();
         }
     }
 }

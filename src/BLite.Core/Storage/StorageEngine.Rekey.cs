@@ -17,14 +17,14 @@ internal sealed partial class StorageEngine
     /// the copy over the file in one step and restarts the log under the new key. Until the rename
     /// the file is untouched; after it, only the new key opens the database. Readers go on
     /// throughout. Encrypting a plain database or decrypting one changes the page payload size,
-    /// so it is a document copy instead (<c>blite rekey</c>, with the database closed).
+    /// so it is a document copy instead (<see cref="DocumentDatabase.Rewrite"/>, with the database closed).
     /// </summary>
     public void Rekey(BLiteEncryption encryption)
     {
         ArgumentNullException.ThrowIfNull(encryption);
         if (_file is not EncryptedFileDevice current)
         {
-            throw new BLiteEncryptionException($"Database '{Path}' is not encrypted, so it has no key to rotate. Encrypt it with 'blite rekey' while it is closed (its pages must be rewritten with room for the tag).");
+            throw new BLiteEncryptionException($"Database '{Path}' is not encrypted, so it has no key to rotate in place. Encrypting it rewrites every page with room for the tag: a document copy (DocumentDatabase.Rewrite, used by the context's Database.Rekey and by 'blite rekey').");
         }
 
         if (Options.Durability == Durability.InMemory)
@@ -41,6 +41,7 @@ internal sealed partial class StorageEngine
             var replacement = WriteReencryptedCopy(current, encryption);
             SwapInReencryptedFile(replacement);
             current.Adopt(replacement);
+            Options.Encryption = encryption;
             if (encryption.RollbackCounter is { } counter)
             {
                 // Only now is the copy the database: told before the rename, a failed rename would

@@ -54,6 +54,14 @@ internal sealed class StorageOptions
     /// <summary>Encrypts a new database, or opens an encrypted one (docs/encryption.md); null for a plain database.</summary>
     public BLiteEncryption? Encryption { get; set; }
 
+    /// <summary>These options with another encryption (null for none), for reopening a database after it was rewritten under it.</summary>
+    internal StorageOptions WithEncryption(BLiteEncryption? encryption)
+    {
+        var copy = (StorageOptions)MemberwiseClone();
+        copy.Encryption = encryption;
+        return copy;
+    }
+
     internal StorageOptions Validated()
     {
         if (ReadOnly && Durability == Durability.InMemory)

@@ -53,7 +53,16 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     internal override Type IdType => typeof(TId);
 
     /// <summary>The raw-bytes collection underneath.</summary>
-    internal RawCollection Documents => _documents ??= _context.Engine.GetRawCollection(Name);
+    internal RawCollection Documents
+    {
+        get
+        {
+            // Encrypting or decrypting reopens the context's engine; a handle of the closed one is replaced.
+            var engine = _context.Engine;
+            var documents = _documents;
+            return documents is not null && ReferenceEquals(documents.Database, engine) ? documents : _documents = engine.GetRawCollection(Name);
+        }
+    }
 
     internal DocumentDbContext Context => _context;
 

@@ -18,8 +18,8 @@ namespace BLite;
 public sealed partial class BsonDocumentCollection
 {
     private readonly DocumentDbContext _context;
-    private readonly TransactionalBsonCollection? _embedded;
     private readonly Providers.ISchemalessStore? _server;
+    private TransactionalBsonCollection? _embedded;
 
     internal BsonDocumentCollection(DocumentDbContext context, TransactionalBsonCollection collection)
     {
@@ -37,7 +37,16 @@ public sealed partial class BsonDocumentCollection
 
     public string Name { get; }
 
-    internal TransactionalBsonCollection Collection => _embedded ?? throw NotOnServer("this operation");
+    /// <summary>The engine's handle; encrypting or decrypting reopens the context's engine, and a handle of the closed one is replaced.</summary>
+    internal TransactionalBsonCollection Collection
+    {
+        get
+        {
+            var embedded = _embedded ?? throw NotOnServer("this operation");
+            var engine = _context.Engine;
+            return ReferenceEquals(embedded.Documents.Database, engine) ? embedded : _embedded = engine.GetCollection(Name);
+        }
+    }
 
     private BsonFieldDictionary Fields => _context.FieldDictionary;
 
