@@ -16,4 +16,14 @@ internal interface IPageReader
     /// Throws <c>BLiteCorruptionException</c> naming file and page when the page fails its checksum.
     /// </summary>
     ReadOnlyMemory<byte> ReadPage(uint pageId);
+
+    /// <summary>
+    /// The value of an in-memory counter (<see cref="StorageEngine.TryGetCounter"/>) in this
+    /// snapshot; false when none is known, and then the caller derives it from the pages.
+    /// </summary>
+    bool TryReadCounter(uint key, out long value)
+    {
+        value = 0;
+        return false;
+    }
 }

@@ -21,6 +21,7 @@ internal sealed partial class StorageEngine
     /// </summary>
     private void CheckpointCore()
     {
+        PersistCountersBeforeCheckpoint();
         WaitDurable(_writtenLsn);
         if (_wal.FrameCount == 0)
         {

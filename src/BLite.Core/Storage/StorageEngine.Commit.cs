@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Diagnostics;
 using BLite.Core.Diagnostics;
+using BLite.Core.Transactions;
 
 namespace BLite.Core.Storage;
 
@@ -34,7 +35,7 @@ internal sealed partial class StorageEngine
     /// versions. Called by the writer-slot holder. Returns the log position the commit is durable
     /// at; in Full mode readers see the commit only once a flush reaches that position.
     /// </summary>
-    internal long AppendCommit(ReadOnlySpan<uint> pageIds, ReadOnlySpan<byte[]> images, out bool checkpointDue)
+    internal long AppendCommit(ReadOnlySpan<uint> pageIds, ReadOnlySpan<byte[]> images, in CounterChanges counters, out bool checkpointDue)
     {
         ThrowIfUnwritable();
         var seq = _writtenSeq + 1;
@@ -66,6 +67,7 @@ internal sealed partial class StorageEngine
                     _walPages.Add(pageIds[i]);
                 }
 
+                PushCounters(counters, seq);
                 _writtenSeq = seq;
                 _writtenLsn += appended;
                 _writtenFrames = _wal.FrameCount;

@@ -318,7 +318,7 @@ internal sealed partial class StorageEngine
         var catalog = new byte[PageSize];
         PageLayout.Seal(catalog, PageIds.Catalog);
 
-        var lsn = AppendCommit([PageIds.Header, PageIds.Catalog], [header, catalog], out _);
+        var lsn = AppendCommit([PageIds.Header, PageIds.Catalog], [header, catalog], default, out _);
         WaitDurable(lsn);
         CheckpointCore();
     }

@@ -299,6 +299,14 @@ internal sealed partial class StorageEngine : IDisposable
 
     internal void ReleaseWriter() => _writerSlot.Release();
 
+    /// <summary>A write transaction for the holder of the writer slot, which keeps the slot when it commits.</summary>
+    private WriteTransaction StartNestedWrite()
+    {
+        ThrowIfUnwritable();
+        var snapshot = _writtenSeq;
+        return new WriteTransaction(this, snapshot, DatabaseHeader.Read(GetImage(PageIds.Header, snapshot)), nested: true);
+    }
+
     private WriteTransaction StartWrite()
     {
         try

@@ -57,7 +57,7 @@ internal sealed partial class WriteTransaction
         {
             if (checkpointDue)
             {
-                _engine.ReleaseWriter();
+                ReleaseWriterSlot();
             }
         }
     }
@@ -80,7 +80,7 @@ internal sealed partial class WriteTransaction
             catch
             {
                 _state = TransactionState.Failed;
-                _engine.ReleaseWriter();
+                ReleaseWriterSlot();
                 throw;
             }
         }
@@ -106,13 +106,13 @@ internal sealed partial class WriteTransaction
         catch
         {
             _state = TransactionState.Failed;
-            _engine.ReleaseWriter();
+            ReleaseWriterSlot();
             throw;
         }
 
         if (!checkpointDue)
         {
-            _engine.ReleaseWriter();
+            ReleaseWriterSlot();
         }
 
         if (lsn == 0)
@@ -145,7 +145,9 @@ internal sealed partial class WriteTransaction
                 PageLayout.Seal(images[i], pageIds[i]);
             }
 
-            return _engine.AppendCommit(pageIds.AsSpan(0, count), images.AsSpan(0, count), out checkpointDue);
+            var lsn = _engine.AppendCommit(pageIds.AsSpan(0, count), images.AsSpan(0, count), _counters, out checkpointDue);
+            checkpointDue &= !_nested;
+            return lsn;
         }
         finally
         {

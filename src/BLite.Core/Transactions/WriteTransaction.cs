@@ -20,14 +20,22 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
     private DatabaseHeader _header;
     private TransactionState _state = TransactionState.Active;
     private ICommitParticipant? _participant;
+    private CounterChanges _counters;
 
-    internal WriteTransaction(StorageEngine engine, long snapshot, DatabaseHeader header)
+    /// <param name="nested">
+    /// Run by a holder of the writer slot (the checkpoint persisting counters): the transaction
+    /// never releases the slot, and its commit never starts a checkpoint.
+    /// </param>
+    internal WriteTransaction(StorageEngine engine, long snapshot, DatabaseHeader header, bool nested = false)
     {
         _engine = engine;
         _snapshot = snapshot;
         _header = header;
         _originalHeader = header;
+        _nested = nested;
     }
+
+    private readonly bool _nested;
 
     private enum TransactionState
     {
@@ -79,6 +87,15 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
         ThrowIfNotLivePage(pageId);
         var image = _dirty.TryGetValue(pageId, out var copy) ? copy : _engine.GetImage(pageId, _snapshot);
         return new ReadOnlyMemory<byte>(image, 0, PagePayloadSize);
+    }
+
+    public bool TryReadCounter(uint key, out long value) =>
+        _counters.TryGet(key, out value) || _engine.TryGetCounter(key, _snapshot, out value);
+
+    public void SetCounter(uint key, long value)
+    {
+        ThrowIfNotActive();
+        _counters.Set(key, value);
     }
 
     public Memory<byte> WritePage(uint pageId)
@@ -169,7 +186,8 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
 
         _state = TransactionState.RolledBack;
         _dirty.Clear();
-        _engine.ReleaseWriter();
+        _counters.Clear();
+        ReleaseWriterSlot();
     }
 
     /// <summary>Rolls back unless committed.</summary>
@@ -178,6 +196,14 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
         if (_state == TransactionState.Active)
         {
             Rollback();
+        }
+    }
+
+    private void ReleaseWriterSlot()
+    {
+        if (!_nested)
+        {
+            _engine.ReleaseWriter();
         }
     }
 
