@@ -3,16 +3,17 @@ using System.Globalization;
 namespace BLite.Benchmarks.Manual;
 
 /// <summary>
-/// Command line of <c>manual [--documents N] [--json FILE] [--postgresql-only]</c>; the last runs
-/// only the PostgreSQL provider comparison.
+/// Command line of <c>manual [--documents N] [--json FILE] [--postgresql-only] [--commit-latency N]</c>;
+/// <c>--postgresql-only</c> runs only the PostgreSQL provider comparison, <c>--commit-latency</c>
+/// only the commit latency distribution over N single inserts (<see cref="CommitLatency"/>).
 /// </summary>
-public sealed record ManualOptions(int Documents, string? JsonPath, bool PostgreSqlOnly = false)
+public sealed record ManualOptions(int Documents, string? JsonPath, bool PostgreSqlOnly = false, int CommitLatencyInserts = 0)
 {
     public const int DefaultDocuments = 1000;
 
     /// <summary>Statuses cycle every four orders, so fewer would leave the "shipped" scan empty.</summary>
     public const int MinDocuments = 4;
-    public const string Usage = "usage: BLite.Benchmarks manual [--documents N] [--json FILE] [--postgresql-only]";
+    public const string Usage = "usage: BLite.Benchmarks manual [--documents N] [--json FILE] [--postgresql-only] [--commit-latency N]";
 
     /// <summary>Parses the arguments after "manual"; false with a message naming the problem otherwise.</summary>
     public static bool TryParse(IReadOnlyList<string> args, out ManualOptions options, out string error)
@@ -20,6 +21,7 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
         var documents = DefaultDocuments;
         string? jsonPath = null;
         var postgreSqlOnly = false;
+        var latencyInserts = 0;
         options = new ManualOptions(documents, jsonPath);
         for (var i = 0; i < args.Count; i++)
         {
@@ -30,7 +32,7 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
                 continue;
             }
 
-            if (name is not ("--documents" or "--json"))
+            if (name is not ("--documents" or "--json" or "--commit-latency"))
             {
                 error = $"unknown argument '{name}'";
                 return false;
@@ -47,6 +49,14 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
             {
                 jsonPath = value;
             }
+            else if (name == "--commit-latency")
+            {
+                if (!int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out latencyInserts) || latencyInserts < 1)
+                {
+                    error = $"--commit-latency must be a whole number of at least 1, not '{value}'";
+                    return false;
+                }
+            }
             else if (!int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out documents) || documents < MinDocuments)
             {
                 error = $"--documents must be a whole number of at least {MinDocuments}, not '{value}'";
@@ -54,7 +64,7 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
             }
         }
 
-        options = new ManualOptions(documents, jsonPath, postgreSqlOnly);
+        options = new ManualOptions(documents, jsonPath, postgreSqlOnly, latencyInserts);
         error = "";
         return true;
     }

@@ -83,6 +83,7 @@ internal sealed partial class StorageEngine
             }
 
             checkpointDue = _wal.End >= Options.WalCheckpointThresholdBytes;
+            Volatile.Write(ref _walEndForBackPressure, _wal.End);
             return _writtenLsn;
         }
         finally

@@ -33,6 +33,7 @@ internal sealed partial class StorageEngine
         }
 
         ThrowIfUnwritable();
+        TakeCheckpointGate();
         _writerSlot.Wait();
         try
         {
@@ -51,6 +52,7 @@ internal sealed partial class StorageEngine
         finally
         {
             _writerSlot.Release();
+            ReleaseCheckpointGate();
         }
     }
 

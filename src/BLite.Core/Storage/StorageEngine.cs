@@ -123,20 +123,28 @@ internal sealed partial class StorageEngine : IDisposable
 
     /// <summary>
     /// Copies every committed page from the WAL into the database file, flushes it and restarts
-    /// the WAL. Waits for the writer slot; never waits for readers.
+    /// the WAL. Waits for a running background checkpoint and the writer slot; never waits for readers.
     /// </summary>
     public void Checkpoint()
     {
         ThrowIfUnwritable();
-        _writerSlot.Wait();
+        TakeCheckpointGate();
         try
         {
-            ThrowIfUnwritable();
-            CheckpointCore();
+            _writerSlot.Wait();
+            try
+            {
+                ThrowIfUnwritable();
+                CheckpointCore();
+            }
+            finally
+            {
+                _writerSlot.Release();
+            }
         }
         finally
         {
-            _writerSlot.Release();
+            ReleaseCheckpointGate();
         }
     }
 
@@ -249,6 +257,9 @@ internal sealed partial class StorageEngine : IDisposable
             }
         }
 
+        // A running background checkpoint finishes first (its copy is bounded); one requested
+        // later finds the engine closed and does nothing.
+        TakeCheckpointGate();
         var ownsSlot = _writerSlot.Wait(0);
         Exception? checkpointFailure = null;
         try
@@ -269,6 +280,13 @@ internal sealed partial class StorageEngine : IDisposable
             {
                 _writerSlot.Release();
             }
+
+            ReleaseCheckpointGate();
+        }
+
+        if (checkpointFailure is null && Volatile.Read(ref _backgroundFailure) is { } backgroundFailure)
+        {
+            throw new BLiteException($"Closing database '{Path}': a background checkpoint had failed ({backgroundFailure.Message}), so the last commits may not be durable; the write-ahead log holds every commit it could write and the next open recovers them.", backgroundFailure);
         }
 
         if (checkpointFailure is not null)
@@ -394,8 +412,12 @@ internal sealed partial class StorageEngine : IDisposable
 
     private void ThrowDisposed() => throw new ObjectDisposedException(nameof(StorageEngine), $"Database '{Path}' is closed.");
 
-    private void ThrowFailed(Exception failure) =>
+    private void ThrowFailed(Exception failure)
+    {
+        // A background checkpoint's failure reaches the caller here; the close need not repeat it.
+        Interlocked.CompareExchange(ref _backgroundFailure, null, failure);
         throw new BLiteException($"Database '{Path}' refuses writes after an earlier failure ({failure.Message}); reopen it to recover from the write-ahead log.", failure);
+    }
 
     /// <summary>Marks the engine unwritable after an I/O failure or detected corruption. Call under _sync or before publishing.</summary>
     private void Fail(Exception failure)

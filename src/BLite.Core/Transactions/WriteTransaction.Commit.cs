@@ -47,6 +47,25 @@ internal sealed partial class WriteTransaction
             _state = TransactionState.Committed;
             _engine.RecordCommit(started);
             _participant?.AfterCommit();
+            if (lsn > 0 && !_nested && _engine.ChecksPointsInBackground)
+            {
+                if (_startsBackgroundCheckpoint)
+                {
+                    _engine.RequestBackgroundCheckpoint();
+                }
+
+                if (_engine.BackPressureWait() is { } backPressure)
+                {
+                    if (synchronous)
+                    {
+                        backPressure.GetAwaiter().GetResult();
+                    }
+                    else
+                    {
+                        await backPressure.WaitAsync(cancellationToken).ConfigureAwait(false);
+                    }
+                }
+            }
         }
         catch
         {
@@ -147,6 +166,13 @@ internal sealed partial class WriteTransaction
 
             var lsn = _engine.AppendCommit(pageIds.AsSpan(0, count), images.AsSpan(0, count), _counters, out checkpointDue);
             checkpointDue &= !_nested;
+            if (checkpointDue && _engine.ChecksPointsInBackground)
+            {
+                // The checkpoint runs on its own task once this commit is durable; the slot is released as usual.
+                _startsBackgroundCheckpoint = true;
+                checkpointDue = false;
+            }
+
             return lsn;
         }
         finally

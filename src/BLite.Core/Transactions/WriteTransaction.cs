@@ -36,6 +36,7 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
     }
 
     private readonly bool _nested;
+    private bool _startsBackgroundCheckpoint;
 
     private enum TransactionState
     {
