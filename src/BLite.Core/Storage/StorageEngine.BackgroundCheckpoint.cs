@@ -24,7 +24,9 @@ internal sealed partial class StorageEngine
     // Whoever copies pages into the file holds it: the background checkpoint for its whole run,
     // an explicit checkpoint, a rekey or the close around theirs. Taken before the writer slot.
     private readonly SemaphoreSlim _checkpointGate = new(1, 1);
-    private Task? _backgroundCheckpoint;
+    // Waiters get this source's task, never the running one: waiting on a task that has not
+    // started yet may run it inline on the waiter's thread (a commit would then checkpoint itself).
+    private TaskCompletionSource? _backgroundCheckpoint;
     private long _backgroundCheckpoints;
     private long _backPressureWaits;
     private long _walEndForBackPressure;
@@ -43,7 +45,7 @@ internal sealed partial class StorageEngine
         {
             lock (_sync)
             {
-                return _backgroundCheckpoint ?? Task.CompletedTask;
+                return _backgroundCheckpoint?.Task ?? Task.CompletedTask;
             }
         }
     }
@@ -60,7 +62,8 @@ internal sealed partial class StorageEngine
                 return;
             }
 
-            _backgroundCheckpoint = Task.Run(RunBackgroundCheckpoint);
+            _backgroundCheckpoint = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            ThreadPool.UnsafeQueueUserWorkItem(static engine => engine.RunBackgroundCheckpoint(), this, preferLocal: false);
         }
     }
 
@@ -129,12 +132,15 @@ internal sealed partial class StorageEngine
         }
         finally
         {
+            TaskCompletionSource? done;
             lock (_sync)
             {
+                done = _backgroundCheckpoint;
                 _backgroundCheckpoint = null;
             }
 
             _checkpointGate.Release();
+            done?.SetResult();
         }
     }
 
@@ -171,7 +177,7 @@ internal sealed partial class StorageEngine
                 // The file must never be ahead of the durable log; this also publishes the snapshot.
                 WaitDurable(lsn);
                 Array.Sort(pages);
-                PinVersionsForOldReaders(pages);
+                PinVersionsForOldReaders(pages, snapshot);
                 CopyVersionsToFile(pages, snapshot);
             }
             finally

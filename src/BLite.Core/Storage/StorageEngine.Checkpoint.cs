@@ -119,14 +119,15 @@ internal sealed partial class StorageEngine
     /// <summary>The auto-checkpoint of a commit that filled the WAL past the threshold; the caller holds the writer slot.</summary>
     internal void CheckpointAfterCommit() => CheckpointCore();
 
-    private void PinVersionsForOldReaders(uint[] pages)
+    /// <param name="copiedSnapshot">The snapshot the copy writes, which the copier itself holds open: the file will hold what it sees.</param>
+    private void PinVersionsForOldReaders(uint[] pages, long copiedSnapshot = long.MaxValue)
     {
         var toPin = new List<(uint PageId, PageVersion? Version)>();
         lock (_sync)
         {
             foreach (var snapshot in _readers.Keys)
             {
-                if (snapshot == _writtenSeq)
+                if (snapshot == _writtenSeq || snapshot == copiedSnapshot)
                 {
                     continue;
                 }
