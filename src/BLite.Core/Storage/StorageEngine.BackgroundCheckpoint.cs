@@ -123,10 +123,11 @@ internal sealed partial class StorageEngine
                 _writerSlot.Release();
             }
         }
-        catch (Exception exception) when (exception is IOException or BLiteException or ObjectDisposedException)
+        catch (Exception exception)
         {
-            // The engine now refuses writes (Fail): the next commit reports why, and so does the
-            // close, which can no longer make the last commits durable. Nobody awaits this task.
+            // Nothing may escape a thread-pool work item (that ends the process). The engine now
+            // refuses writes (Fail): the next commit reports why, and so does the close, which
+            // can no longer make the last commits durable.
             Fail(exception);
             Volatile.Write(ref _backgroundFailure, WriteFailure ?? exception);
         }

@@ -143,8 +143,10 @@ public sealed class FailedCommitTests
             {
                 OpenStorage = options =>
                 {
-                    // The smallest threshold makes every commit run its auto-checkpoint.
+                    // The smallest threshold makes every commit run its auto-checkpoint, inside the
+                    // commit (the synchronous mode, where the commit itself reports the failure).
                     options.WalCheckpointThresholdBytes = _point == FailurePoint.Checkpoint ? options.PageSize : options.WalCheckpointThresholdBytes;
+                    options.CheckpointInBackground = _point != FailurePoint.Checkpoint;
                     return StorageEngine.Open(file, wal, options);
                 },
             });
