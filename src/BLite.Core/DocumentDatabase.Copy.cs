@@ -83,15 +83,16 @@ internal sealed partial class DocumentDatabase
         {
             var cursor = journal.Scan(snapshot, KeyRange.All);
             var more = cursor.MoveNext();
+            ulong offset = 0;
             while (more)
             {
                 using var write = target.BeginWrite();
                 var tree = ChangeJournal.OpenOrCreate(write, target.Catalog);
                 for (var i = 0; more && i < DocumentsPerCopyTransaction; i++)
                 {
-                    var value = cursor.Key[0] == JournalRecord.EventKeyTag && !sameFieldIds
-                        ? ReencodeEvent(cursor.Key, cursor.Value.Span, target.Fields)
-                        : cursor.Value.ToArray();
+                    var value = cursor.Key[0] != JournalRecord.EventKeyTag ? cursor.Value.ToArray()
+                        : sameFieldIds ? CopyEvent(cursor.Key, cursor.Value.Span, ref offset)
+                        : ReencodeEvent(cursor.Key, cursor.Value.Span, target.Fields, ref offset);
                     tree.Upsert(write, cursor.Key, value);
                     more = cursor.MoveNext();
                 }
@@ -113,13 +114,26 @@ internal sealed partial class DocumentDatabase
         settings.Commit();
     }
 
-    private byte[] ReencodeEvent(ReadOnlySpan<byte> key, ReadOnlySpan<byte> record, BsonFieldDictionary targetFields)
+    // Journal offsets count the copy's own bytes from 0, so its retention measures what it holds.
+    private byte[] CopyEvent(ReadOnlySpan<byte> key, ReadOnlySpan<byte> record, ref ulong offset)
+    {
+        var (sequence, index) = JournalRecord.ReadKey(key, Storage.Path);
+        var (commitTime, _) = JournalRecord.ReadStamp(record, sequence, index, Storage.Path);
+        var copy = record.ToArray();
+        JournalRecord.Stamp(copy, JournalRecord.EndsTransaction(copy), commitTime.Ticks, offset);
+        offset += JournalRecord.Footprint(copy.Length);
+        return copy;
+    }
+
+    private byte[] ReencodeEvent(ReadOnlySpan<byte> key, ReadOnlySpan<byte> record, BsonFieldDictionary targetFields, ref ulong offset)
     {
         var (sequence, index) = JournalRecord.ReadKey(key, Storage.Path);
         var change = JournalRecord.Decode(sequence, index, record, Storage.Path);
-        byte[]? Convert(byte[]? document) => document is null ? null : BsonDocument.FromBytes(document, Fields).ToBytes(targetFields);
-        var pending = new PendingChange(change.Operation, change.Collection, Convert(change.Id)!, Convert(change.After), Convert(change.Before));
-        return JournalRecord.Encode(pending, change.EndsTransaction, change.CommitTime.Ticks);
+        byte[] Convert(byte[]? document) => document is null ? [] : BsonDocument.FromBytes(document, Fields).ToBytes(targetFields);
+        var copy = JournalRecord.Encode(change.Operation, change.Collection, Convert(change.Id), Convert(change.After), Convert(change.Before));
+        JournalRecord.Stamp(copy, change.EndsTransaction, change.CommitTime.Ticks, offset);
+        offset += JournalRecord.Footprint(copy.Length);
+        return copy;
     }
 
     /// <summary>Gives the (new, empty) target the source's names in the source's id order; false if the ids cannot match.</summary>

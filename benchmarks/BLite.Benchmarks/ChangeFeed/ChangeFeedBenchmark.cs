@@ -14,6 +14,9 @@ namespace BLite.Benchmarks.ChangeFeed;
 /// order, each watcher notes when the event reaches it, and the next commit starts once every
 /// watcher has it; latency is from the start of Commit to receipt (so it includes the flush),
 /// reported as p50 and p99 beside the commit time alone.
+/// (3) What a single-insert commit writes to the WAL (frames, bytes, checkpoints) and allocates,
+/// with and without the feed, and (4) the time of a checkpoint whose retention check meets a
+/// journal of <c>--journal E</c> events (default 20,000) all within retention.
 /// </summary>
 internal static class ChangeFeedBenchmark
 {
@@ -30,8 +33,14 @@ internal static class ChangeFeedBenchmark
             foreach (var durability in new[] { Durability.Normal, Durability.Full })
             {
                 var (plain, fed) = InsertCost(directory, durability, durability == Durability.Full ? Math.Max(50, inserts / 3) : inserts, rounds);
-                Console.WriteLine($"single insert, {durability,-6}: without feed {plain,8:0.0} us, with feed {fed,8:0.0} us, ratio {fed / plain:0.000}");
+                Console.WriteLine($"single insert, {durability,-6}: without feed {plain.Wall,8:0.0} us, with feed {fed.Wall,8:0.0} us, ratio {fed.Wall / plain.Wall:0.000}; CPU {plain.Cpu:0.0} / {fed.Cpu:0.0} us, ratio {fed.Cpu / plain.Cpu:0.000}");
             }
+
+            var walInserts = Math.Max(1000, inserts * rounds);
+            var (plainWal, fedWal) = (WalPerCommit(directory, "plain", walInserts, o => new BenchOrdersContext(o), db => db.Orders), WalPerCommit(directory, "fed", walInserts, o => new FeedOrdersContext(o), db => db.Orders));
+            Console.WriteLine($"WAL per single insert over {walInserts}: without feed {plainWal}, with feed {fedWal}");
+            var journaled = Option(args, "--journal", 20_000);
+            Console.WriteLine($"checkpoint with {journaled} events journaled, all within retention: {RetentionCheckpoint(directory, journaled):0.0} us");
 
             foreach (var watchers in new[] { 1, 16 })
             {
@@ -47,7 +56,7 @@ internal static class ChangeFeedBenchmark
         return 0;
     }
 
-    private static (double Plain, double Fed) InsertCost(string directory, Durability durability, int inserts, int rounds)
+    private static (InsertTime Plain, InsertTime Fed) InsertCost(string directory, Durability durability, int inserts, int rounds)
     {
         var suffix = durability.ToString().ToLowerInvariant();
         using var plain = new BenchOrdersContext(new DocumentDbContextOptions { Path = Path.Combine(directory, $"plain-{suffix}.blite"), Durability = durability });
@@ -61,8 +70,8 @@ internal static class ChangeFeedBenchmark
             fed.Orders.Insert(Fresh(generator));
         }
 
-        var plainRounds = new List<double>();
-        var fedRounds = new List<double>();
+        var plainRounds = new List<InsertTime>();
+        var fedRounds = new List<InsertTime>();
         for (var round = 0; round < rounds; round++)
         {
             var orders = Enumerable.Range(0, inserts).Select(_ => Fresh(generator)).ToList();
@@ -77,15 +86,93 @@ internal static class ChangeFeedBenchmark
         return (Median(plainRounds), Median(fedRounds));
     }
 
-    private static double TimeInserts(List<CustomerOrder> orders, DocumentCollection<ObjectId, CustomerOrder>? plain, DocumentCollection<ObjectId, CustomerOrder>? fed)
+    /// <summary>
+    /// Wall time and the process's CPU time per insert (GC and flushes included): on a shared
+    /// machine the CPU time does not count the time spent waiting for a core.
+    /// </summary>
+    private readonly record struct InsertTime(double Wall, double Cpu);
+
+    private static InsertTime Median(List<InsertTime> rounds) =>
+        new(Median(rounds.Select(r => r.Wall).ToList()), Median(rounds.Select(r => r.Cpu).ToList()));
+
+    /// <summary>Frames and bytes the WAL takes per single-insert commit, and the checkpoints they cause.</summary>
+    private static WalFigures WalPerCommit<TContext>(string directory, string name, int inserts, Func<DocumentDbContextOptions, TContext> open, Func<TContext, DocumentCollection<ObjectId, CustomerOrder>> collection)
+        where TContext : DocumentDbContext
     {
+        using var db = open(new DocumentDbContextOptions { Path = Path.Combine(directory, $"wal-{name}.blite"), Durability = Durability.Normal });
+        var orders = collection(db);
+        var generator = new OrderGenerator(13);
+        for (var i = 0; i < 200; i++)
+        {
+            orders.Insert(Fresh(generator));
+        }
+
+        var start = db.Database.GetStatistics();
+        var allocatedBefore = GC.GetAllocatedBytesForCurrentThread();
+        long bytes = 0;
+        var previous = start;
+        for (var i = 0; i < inserts; i++)
+        {
+            orders.Insert(Fresh(generator));
+            var now = db.Database.GetStatistics();
+
+            // A checkpoint restarts the log: what this commit appended is then the new log past its header.
+            bytes += now.Checkpoints == previous.Checkpoints ? now.WalBytes - previous.WalBytes : now.WalBytes - WalHeaderBytes;
+            previous = now;
+        }
+
+        var allocated = (GC.GetAllocatedBytesForCurrentThread() - allocatedBefore) / (double)inserts;
+        var frameBytes = WalFrameHeaderBytes + db.Database.PageSize;
+        return new WalFigures(bytes / (double)inserts / frameBytes, bytes / (double)inserts, previous.Checkpoints - start.Checkpoints, allocated);
+    }
+
+    // The WAL's header, and each frame's header before its page image (WalFormat in BLite.Core).
+    private const int WalHeaderBytes = 40;
+    private const int WalFrameHeaderBytes = 32;
+
+    /// <summary>
+    /// What enforcing retention costs a checkpoint when the journal is large but within its limits:
+    /// the median of checkpoints with nothing else to do (an empty log), so the time is the trim's.
+    /// </summary>
+    private static double RetentionCheckpoint(string directory, int events)
+    {
+        using var db = new FeedOrdersContext(new DocumentDbContextOptions { Path = Path.Combine(directory, "retention.blite"), Durability = Durability.Normal });
+        var generator = new OrderGenerator(17);
+        for (var done = 0; done < events; done += 1000)
+        {
+            db.Orders.InsertMany(Enumerable.Range(0, Math.Min(1000, events - done)).Select(_ => Fresh(generator)).ToList());
+        }
+
+        db.Database.Checkpoint();
+        var times = new List<double>();
+        for (var i = 0; i < 9; i++)
+        {
+            var started = Stopwatch.GetTimestamp();
+            db.Database.Checkpoint();
+            times.Add(Stopwatch.GetElapsedTime(started).TotalMicroseconds);
+        }
+
+        return Median(times);
+    }
+
+    private sealed record WalFigures(double Frames, double Bytes, long Checkpoints, double Allocated)
+    {
+        public override string ToString() => $"{Frames:0.00} frames, {Bytes / 1024:0.0} KiB per commit, {Checkpoints} checkpoints, {Allocated / 1024:0.0} KiB allocated per insert";
+    }
+
+    private static InsertTime TimeInserts(List<CustomerOrder> orders, DocumentCollection<ObjectId, CustomerOrder>? plain, DocumentCollection<ObjectId, CustomerOrder>? fed)
+    {
+        var process = Process.GetCurrentProcess();
+        var cpu = process.TotalProcessorTime;
         var started = Stopwatch.GetTimestamp();
         foreach (var order in orders)
         {
             (plain ?? fed)!.Insert(order);
         }
 
-        return Stopwatch.GetElapsedTime(started).TotalMicroseconds / orders.Count;
+        var wall = Stopwatch.GetElapsedTime(started).TotalMicroseconds / orders.Count;
+        process.Refresh();
+        return new InsertTime(wall, (process.TotalProcessorTime - cpu).TotalMicroseconds / orders.Count);
     }
 
     private static (double CommitP50, double P50, double P99) Latency(string directory, int watcherCount, int commits)

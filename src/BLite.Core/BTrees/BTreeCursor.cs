@@ -76,6 +76,23 @@ internal sealed class BTreeCursor
     }
 
     /// <summary>
+    /// Copies the first bytes of the current value into <paramref name="destination"/> and returns
+    /// how many were copied (fewer when the value is shorter), reading only the first page of an
+    /// overflow chain rather than the whole value.
+    /// </summary>
+    public int CopyValuePrefix(Span<byte> destination)
+    {
+        EnsureOnEntry();
+        var page = _leaf.Span;
+        var length = Math.Min(destination.Length, BTreeNode.ValueLength(page, _index, out var overflow));
+        if (overflow)
+            OverflowChain.ReadPrefix(_pages, BTreeNode.OverflowPage(page, _index), destination[..length]);
+        else
+            page.Slice(BTreeNode.ValueOffset(page, _index), length).CopyTo(destination);
+        return length;
+    }
+
+    /// <summary>
     /// Repositions the cursor so the next <see cref="MoveNext"/> returns the first key in the
     /// range at or after <paramref name="key"/> (at or before it, when descending).
     /// </summary>

@@ -6,11 +6,12 @@ namespace BLite.Core.ChangeFeed;
 internal sealed class ChangeBatch : ICommitParticipant
 {
     private readonly ChangeFeedHub _hub;
-    private readonly List<PendingChange> _changes = [];
+    private readonly List<byte[]> _changes = [];
 
     public ChangeBatch(ChangeFeedHub hub) => _hub = hub;
 
-    public void Add(PendingChange change) => _changes.Add(change);
+    /// <summary>Adds an event record from <see cref="JournalRecord.Encode"/>, stamped when the transaction commits.</summary>
+    public void Add(byte[] record) => _changes.Add(record);
 
     public void BeforeSeal(WriteTransaction transaction)
     {

@@ -28,22 +28,21 @@ internal sealed class ChangeFeedHub
     public Task NextCommit => Volatile.Read(ref _nextCommit).Task;
 
     /// <summary>Records a change of the open transaction; it reaches the journal only if the transaction commits.</summary>
-    public void Record(IPageWriter pages, PendingChange change)
+    public void Record(IPageWriter pages, byte[] record)
     {
         if (pages is not WriteTransaction transaction)
         {
             throw new InvalidOperationException("Changes to a collection with a change feed must be made in a write transaction of its database.");
         }
 
-        transaction.GetOrAddParticipant(() => new ChangeBatch(this)).Add(change);
+        transaction.GetOrAddParticipant(() => new ChangeBatch(this)).Add(record);
     }
 
-    public void Journal(WriteTransaction transaction, IReadOnlyList<PendingChange> changes)
+    public void Journal(WriteTransaction transaction, IReadOnlyList<byte[]> records)
     {
         var path = _catalog.FilePath;
         var tree = ChangeJournal.OpenOrCreate(transaction, _catalog);
-        var bounds = ChangeJournal.ReadBounds(transaction, tree, path);
-        ChangeJournal.Append(transaction, tree, bounds.LastSequence + 1, changes, DateTime.UtcNow.Ticks);
+        ChangeJournal.Append(transaction, tree, records, DateTime.UtcNow.Ticks, path);
 
         // Retention runs at checkpoint: this commit will run one, so it trims in the same record.
         if (transaction.Engine.CommitReachesCheckpoint(transaction.DirtyPageCount + 1))

@@ -44,31 +44,49 @@ internal static class ChangeJournal
         }
 
         ulong firstRetained = 1;
-        ulong last = 0;
         if (tree.TryGet(pages, JournalRecord.StateKey, out var state))
         {
-            (firstRetained, last) = JournalRecord.ReadState(state.Span);
+            firstRetained = JournalRecord.ReadState(state.Span).FirstRetained;
         }
 
+        return new JournalBounds(firstRetained, ReadTail(pages, tree, filePath).LastSequence);
+    }
+
+    /// <summary>
+    /// The last committed sequence and the journal offset the next event takes (the end of the
+    /// last event; 0 in an empty journal), found with one descent to the last event.
+    /// </summary>
+    public static JournalTail ReadTail(IPageReader pages, BTree tree, string filePath)
+    {
         var cursor = tree.Scan(pages, KeyRange.Prefix([JournalRecord.EventKeyTag]), descending: true);
         if (cursor.MoveNext())
         {
-            last = Math.Max(last, JournalRecord.ReadKey(cursor.Key, filePath).Sequence);
+            var (sequence, index) = JournalRecord.ReadKey(cursor.Key, filePath);
+            var (_, offset) = ReadStamp(cursor, sequence, index, filePath);
+            return new JournalTail(sequence, offset + JournalRecord.Footprint(cursor.ValueLength));
         }
 
-        return new JournalBounds(firstRetained, last);
+        // Empty: the sequences go on from the last trim's state, and offsets start again at 0.
+        var last = tree.TryGet(pages, JournalRecord.StateKey, out var state) ? JournalRecord.ReadState(state.Span).LastSequence : 0;
+        return new JournalTail(last, 0);
     }
 
-    /// <summary>Writes one committing transaction's changes as sequence <paramref name="sequence"/>.</summary>
-    public static void Append(IPageWriter pages, BTree tree, ulong sequence, IReadOnlyList<PendingChange> changes, long commitTicks)
+    /// <summary>Writes one committing transaction's event records (from <see cref="JournalRecord.Encode"/>) as the next sequence.</summary>
+    public static void Append(IPageWriter pages, BTree tree, IReadOnlyList<byte[]> records, long commitTicks, string filePath)
     {
-        for (var i = 0; i < changes.Count; i++)
+        var tail = ReadTail(pages, tree, filePath);
+        var sequence = tail.LastSequence + 1;
+        var offset = tail.NextOffset;
+        for (var i = 0; i < records.Count; i++)
         {
-            var record = JournalRecord.Encode(changes[i], last: i == changes.Count - 1, commitTicks);
+            var record = records[i];
+            JournalRecord.Stamp(record, last: i == records.Count - 1, commitTicks, offset);
             if (!tree.Insert(pages, JournalRecord.Key(sequence, (uint)i), record))
             {
                 throw new InvalidOperationException($"Change journal sequence {sequence} is already in use.");
             }
+
+            offset += JournalRecord.Footprint(record.Length);
         }
     }
 
@@ -97,62 +115,63 @@ internal static class ChangeJournal
     /// <summary>
     /// Drops whole transactions, oldest first, while the journal holds more than the retention's
     /// bytes or its oldest transaction is older than its age. Returns the transactions dropped.
+    /// The bytes held are the distance between the first event's journal offset and the end of
+    /// the last one, so the work is proportional to what is dropped, not to the journal's size.
     /// </summary>
     public static int Trim(IPageWriter pages, BTree tree, ChangeFeedRetention retention, DateTime utcNow, string filePath)
     {
-        var bounds = ReadBounds(pages, tree, filePath);
-        var transactions = new List<(ulong Sequence, uint Events, long Bytes)>();
-        long total = 0;
+        var tail = ReadTail(pages, tree, filePath);
+        var cutoff = utcNow - retention.MaxAge;
+        var doomed = new List<byte[]>();
+        var dropped = 0;
+        var firstRetained = tail.LastSequence + 1;
         var cursor = tree.Scan(pages, KeyRange.Prefix([JournalRecord.EventKeyTag]));
         while (cursor.MoveNext())
         {
-            var (sequence, _) = JournalRecord.ReadKey(cursor.Key, filePath);
-            long bytes = JournalRecord.KeySize + cursor.ValueLength;
-            total += bytes;
-            if (transactions.Count > 0 && transactions[^1].Sequence == sequence)
+            var (sequence, index) = JournalRecord.ReadKey(cursor.Key, filePath);
+            if (index == 0)
             {
-                var (s, events, sum) = transactions[^1];
-                transactions[^1] = (s, events + 1, sum + bytes);
-            }
-            else
-            {
-                transactions.Add((sequence, 1, bytes));
-            }
-        }
-
-        var cutoff = utcNow - retention.MaxAge;
-        var dropped = 0;
-        while (dropped < transactions.Count)
-        {
-            var (sequence, events, bytes) = transactions[dropped];
-            if (total <= retention.MaxBytes)
-            {
-                // Within the size limit: only age can still drop it, and its first event holds its time.
-                tree.TryGet(pages, JournalRecord.Key(sequence, 0), out var first);
-                if (JournalRecord.ReadCommitTime(first.Span) >= cutoff)
+                // A transaction's first event: keep it and all after it once they fit the retention.
+                var (commitTime, offset) = ReadStamp(cursor, sequence, index, filePath);
+                if (offset > tail.NextOffset)
                 {
+                    throw new BLiteCorruptionException(filePath, null, $"change journal event {sequence}:0 has journal offset {offset}, past the journal's end {tail.NextOffset}.");
+                }
+
+                if (tail.NextOffset - offset <= (ulong)retention.MaxBytes && commitTime >= cutoff)
+                {
+                    firstRetained = sequence;
                     break;
                 }
+
+                dropped++;
             }
 
-            for (uint i = 0; i < events; i++)
-            {
-                tree.Delete(pages, JournalRecord.Key(sequence, i));
-            }
+            doomed.Add(cursor.Key.ToArray());
+        }
 
-            total -= bytes;
-            dropped++;
+        foreach (var key in doomed)
+        {
+            tree.Delete(pages, key);
         }
 
         if (dropped > 0)
         {
-            var firstRetained = dropped < transactions.Count ? transactions[dropped].Sequence : bounds.LastSequence + 1;
-            tree.Upsert(pages, JournalRecord.StateKey, JournalRecord.EncodeState(firstRetained, bounds.LastSequence));
+            tree.Upsert(pages, JournalRecord.StateKey, JournalRecord.EncodeState(firstRetained, tail.LastSequence));
         }
 
         return dropped;
     }
+
+    private static (DateTime CommitTime, ulong JournalOffset) ReadStamp(BTreeCursor cursor, ulong sequence, uint index, string filePath)
+    {
+        Span<byte> header = stackalloc byte[JournalRecord.HeaderSize];
+        return JournalRecord.ReadStamp(header[..cursor.CopyValuePrefix(header)], sequence, index, filePath);
+    }
 }
+
+/// <summary>The newest committed sequence and the journal offset of the next event.</summary>
+internal readonly record struct JournalTail(ulong LastSequence, ulong NextOffset);
 
 /// <summary>What the journal holds: transactions <see cref="FirstRetained"/> .. <see cref="LastSequence"/>.</summary>
 internal readonly record struct JournalBounds(ulong FirstRetained, ulong LastSequence)

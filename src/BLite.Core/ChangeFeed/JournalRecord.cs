@@ -19,12 +19,14 @@ namespace BLite.Core.ChangeFeed;
 /// </code>
 /// Event record, little-endian:
 /// <code>
-///  0  u8   record version (1)
+///  0  u8   record version (2)
 ///  1  u8   operation (1 insert, 2 update, 3 delete)
 ///  2  u8   flags: bit 0 last event of its transaction, bit 1 after-image present, bit 2 before-image present
 ///  3  u8   collection name length n
 ///  4  i64  commit time, UTC ticks
-/// 12  n    collection name, UTF-8
+/// 12  u64  journal offset: the bytes (key and record) of the events journaled before this one,
+///          counted from 0 at the first event written into an empty journal
+/// 20  n    collection name, UTF-8
 ///  …       the id as a C-BSON document { _id: value }
 ///  …       the after-image (a C-BSON document), if flagged
 ///  …       the before-image (a C-BSON document), if flagged
@@ -37,11 +39,14 @@ internal static class JournalRecord
     public const byte EventKeyTag = 0x01;
     public const int StateSize = 24;
 
-    private const byte Version = 1;
+    /// <summary>The fixed part of an event record: what trimming reads of each transaction's first event.</summary>
+    public const int HeaderSize = 20;
+
+    private const byte StateVersion = 1;
+    private const byte Version = 2;
     private const byte LastFlag = 1;
     private const byte AfterFlag = 2;
     private const byte BeforeFlag = 4;
-    private const int HeaderSize = 12;
 
     public static ReadOnlySpan<byte> StateKey => [StateKeyTag];
 
@@ -64,25 +69,42 @@ internal static class JournalRecord
         return (BinaryPrimitives.ReadUInt64BigEndian(key[1..]), BinaryPrimitives.ReadUInt32BigEndian(key[9..]));
     }
 
-    public static byte[] Encode(PendingChange change, bool last, long commitTicks)
+    /// <summary>
+    /// An event record whose commit time, journal offset and last-event flag are set by
+    /// <see cref="Stamp"/> when its transaction commits. An empty image is an absent one (a
+    /// C-BSON document is never empty).
+    /// </summary>
+    public static byte[] Encode(ChangeOperation operation, string collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before)
     {
-        var nameLength = Encoding.UTF8.GetByteCount(change.Collection);
-        var size = HeaderSize + nameLength + change.Id.Length + (change.After?.Length ?? 0) + (change.Before?.Length ?? 0);
-        var bytes = new byte[size];
+        var nameLength = Encoding.UTF8.GetByteCount(collection);
+        var bytes = GC.AllocateUninitializedArray<byte>(HeaderSize + nameLength + id.Length + after.Length + before.Length);
         var span = bytes.AsSpan();
         span[0] = Version;
-        span[1] = (byte)change.Operation;
-        span[2] = (byte)((last ? LastFlag : 0) | (change.After is null ? 0 : AfterFlag) | (change.Before is null ? 0 : BeforeFlag));
+        span[1] = (byte)operation;
+        span[2] = (byte)((after.IsEmpty ? 0 : AfterFlag) | (before.IsEmpty ? 0 : BeforeFlag));
         span[3] = checked((byte)nameLength);
-        BinaryPrimitives.WriteInt64LittleEndian(span[4..], commitTicks);
-        var offset = HeaderSize + Encoding.UTF8.GetBytes(change.Collection, span[HeaderSize..]);
-        change.Id.CopyTo(span[offset..]);
-        offset += change.Id.Length;
-        change.After?.CopyTo(span[offset..]);
-        offset += change.After?.Length ?? 0;
-        change.Before?.CopyTo(span[offset..]);
+        span[4..HeaderSize].Clear();
+        var offset = HeaderSize + Encoding.UTF8.GetBytes(collection, span[HeaderSize..]);
+        id.CopyTo(span[offset..]);
+        offset += id.Length;
+        after.CopyTo(span[offset..]);
+        before.CopyTo(span[(offset + after.Length)..]);
         return bytes;
     }
+
+    /// <summary>Sets what is known only at commit: whether the event ends its transaction, the commit time and the journal offset.</summary>
+    public static void Stamp(Span<byte> record, bool last, long commitTicks, ulong journalOffset)
+    {
+        record[2] = (byte)((record[2] & ~LastFlag) | (last ? LastFlag : 0));
+        BinaryPrimitives.WriteInt64LittleEndian(record[4..], commitTicks);
+        BinaryPrimitives.WriteUInt64LittleEndian(record[12..], journalOffset);
+    }
+
+    /// <summary>Whether the event is the last of its transaction.</summary>
+    public static bool EndsTransaction(ReadOnlySpan<byte> record) => (record[2] & LastFlag) != 0;
+
+    /// <summary>The bytes an event takes in the journal's accounting: its key and its record.</summary>
+    public static ulong Footprint(int recordLength) => (ulong)(KeySize + recordLength);
 
     public static JournalEvent Decode(ulong sequence, uint index, ReadOnlySpan<byte> record, string filePath)
     {
@@ -119,9 +141,22 @@ internal static class JournalRecord
         }
     }
 
-    /// <summary>The commit time of an event record, read without decoding the rest.</summary>
-    public static DateTime ReadCommitTime(ReadOnlySpan<byte> record) =>
-        new(BinaryPrimitives.ReadInt64LittleEndian(record[4..]), DateTimeKind.Utc);
+    /// <summary>The commit time and journal offset of an event, read from its first <see cref="HeaderSize"/> bytes.</summary>
+    public static (DateTime CommitTime, ulong JournalOffset) ReadStamp(ReadOnlySpan<byte> header, ulong sequence, uint index, string filePath)
+    {
+        if (header.Length < HeaderSize || header[0] != Version)
+        {
+            throw Corrupt(sequence, index, filePath, header.Length < HeaderSize ? $"it is shorter than its {HeaderSize}-byte header" : $"record version {header[0]} is unknown");
+        }
+
+        var ticks = BinaryPrimitives.ReadInt64LittleEndian(header[4..]);
+        if (ticks < 0 || ticks > DateTime.MaxValue.Ticks)
+        {
+            throw Corrupt(sequence, index, filePath, $"commit time {ticks} is out of range");
+        }
+
+        return (new DateTime(ticks, DateTimeKind.Utc), BinaryPrimitives.ReadUInt64LittleEndian(header[12..]));
+    }
 
     public static (ulong FirstRetained, ulong LastSequence) ReadState(ReadOnlySpan<byte> state) =>
         (BinaryPrimitives.ReadUInt64LittleEndian(state[8..]), BinaryPrimitives.ReadUInt64LittleEndian(state[16..]));
@@ -129,7 +164,7 @@ internal static class JournalRecord
     public static byte[] EncodeState(ulong firstRetained, ulong lastSequence)
     {
         var state = new byte[StateSize];
-        state[0] = Version;
+        state[0] = StateVersion;
         BinaryPrimitives.WriteUInt64LittleEndian(state.AsSpan(8), firstRetained);
         BinaryPrimitives.WriteUInt64LittleEndian(state.AsSpan(16), lastSequence);
         return state;

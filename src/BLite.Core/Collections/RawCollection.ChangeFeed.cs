@@ -36,15 +36,14 @@ internal sealed partial class RawCollection
     private void JournalWrite(IPageWriter pages, ChangeOperation operation, ReadOnlySpan<byte> document, byte[]? before)
     {
         var id = FindId(document);
-        var change = new PendingChange(operation, Name, IdDocument(id.Type, id.Bytes(document)), document.ToArray(), before);
-        _database.ChangeFeed.Record(pages, change);
+        _database.ChangeFeed.Record(pages, JournalRecord.Encode(operation, Name, IdDocument(id.Type, id.Bytes(document)), document, before));
     }
 
     private void JournalDelete(IPageWriter pages, CollectionInfo collection, ReadOnlySpan<byte> old)
     {
         var id = FindId(old);
-        var change = new PendingChange(ChangeOperation.Delete, Name, IdDocument(id.Type, id.Bytes(old)), null, KeepsBeforeImages(collection) ? old.ToArray() : null);
-        _database.ChangeFeed.Record(pages, change);
+        var before = KeepsBeforeImages(collection) ? old : [];
+        _database.ChangeFeed.Record(pages, JournalRecord.Encode(ChangeOperation.Delete, Name, IdDocument(id.Type, id.Bytes(old)), [], before));
     }
 
     /// <summary>The C-BSON document <c>{ _id: value }</c> (field id 0 is always <c>_id</c>).</summary>

@@ -73,7 +73,12 @@ internal static class OverflowChain
     }
 
     /// <summary>Reads the chain into <paramref name="destination"/>, whose length is the value's length.</summary>
-    public static void Read(IPageReader pages, uint firstPage, Span<byte> destination)
+    public static void Read(IPageReader pages, uint firstPage, Span<byte> destination) => Read(pages, firstPage, destination, prefixOnly: false);
+
+    /// <summary>Reads the first bytes of the chain into <paramref name="destination"/> (no longer than the value), walking only the pages that hold them.</summary>
+    public static void ReadPrefix(IPageReader pages, uint firstPage, Span<byte> destination) => Read(pages, firstPage, destination, prefixOnly: true);
+
+    private static void Read(IPageReader pages, uint firstPage, Span<byte> destination, bool prefixOnly)
     {
         ArgumentNullException.ThrowIfNull(pages);
         var current = firstPage;
@@ -85,10 +90,11 @@ internal static class OverflowChain
                 ThrowBroken(current, "the chain ends before the value's length");
             var page = pages.ReadPage(current).Span;
             var used = (int)BinaryPrimitives.ReadUInt32LittleEndian(page[UsedOffset..]);
-            if (page[0] != PageKind || used <= 0 || used > capacity || used > remaining.Length)
+            if (page[0] != PageKind || used <= 0 || used > capacity || (used > remaining.Length && !prefixOnly))
                 ThrowBroken(current, "the page is not a well-formed overflow page of this chain");
-            page.Slice(HeaderSize, used).CopyTo(remaining);
-            remaining = remaining[used..];
+            var copied = Math.Min(used, remaining.Length);
+            page.Slice(HeaderSize, copied).CopyTo(remaining);
+            remaining = remaining[copied..];
             current = BinaryPrimitives.ReadUInt32LittleEndian(page[NextOffset..]);
         }
     }
