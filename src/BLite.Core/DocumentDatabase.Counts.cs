@@ -6,14 +6,14 @@ namespace BLite.Core;
 
 internal sealed partial class DocumentDatabase
 {
-    /// <summary>
-    /// Document counts live in the engine's memory between checkpoints (docs/storage.md,
-    /// "Counters"): every checkpoint writes them back first, and an open after a crash recounts
-    /// the collections whose stats page says its count was pending.
-    /// </summary>
     /// <summary>Collections whose count this open rebuilt because a crash left it pending (for the crash tests).</summary>
     internal int RecountedCollections { get; private set; }
 
+    /// <summary>
+    /// Document counts live in the engine's memory between checkpoints (docs/storage.md,
+    /// "Counters"): every checkpoint writes them back first, and an open that recovered commits
+    /// after a crash recounts the collections whose stats page says their count was pending.
+    /// </summary>
     private void KeepDocumentCounts()
     {
         if (Storage.Options.ReadOnly)
@@ -22,6 +22,13 @@ internal sealed partial class DocumentDatabase
         }
 
         Storage.SetCounterPersister(PersistCounts);
+        if (Storage.RecoveredTransactions == 0)
+        {
+            // A clean close persisted every count. Were one still pending (a crash during the
+            // recovery of an earlier crash), reads walk the index and the next checkpoint persists it.
+            return;
+        }
+
         bool pending;
         using (var read = Storage.BeginRead())
         {

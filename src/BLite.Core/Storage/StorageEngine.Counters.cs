@@ -15,6 +15,9 @@ internal sealed partial class StorageEngine
     private Action<WriteTransaction>? _counterPersister;
     private bool _countersChangedSinceCheckpoint;
 
+    /// <summary>Transactions the open recovered from the log of an engine that did not close (0 after a clean close).</summary>
+    internal long RecoveredTransactions { get; private set; }
+
     /// <summary>
     /// Registers the routine a checkpoint runs, inside a write transaction of its own committed
     /// just before the copy, to write the counters into their pages.

@@ -299,6 +299,7 @@ internal sealed partial class StorageEngine
         }
 
         _writtenSeq = _publishedSeq = scan.TransactionCount;
+        RecoveredTransactions = scan.TransactionCount;
         _wal.AdoptRecovered(scan.Generation, (uint)scan.CommittedFrames.Count, scan.CommittedEnd);
         CheckpointCore();
     }

@@ -45,7 +45,11 @@ internal sealed partial class WriteTransaction
             }
 
             _state = TransactionState.Committed;
-            _engine.RecordCommit(started);
+            if (!_nested)
+            {
+                _engine.RecordCommit(started);
+            }
+
             _participant?.AfterCommit();
             if (lsn > 0 && !_nested && _engine.ChecksPointsInBackground)
             {
@@ -164,7 +168,7 @@ internal sealed partial class WriteTransaction
                 PageLayout.Seal(images[i], pageIds[i]);
             }
 
-            var lsn = _engine.AppendCommit(pageIds.AsSpan(0, count), images.AsSpan(0, count), _counters, out checkpointDue);
+            var lsn = _engine.AppendCommit(pageIds.AsSpan(0, count), images.AsSpan(0, count), _counters, out checkpointDue, bookkeeping: _nested);
             checkpointDue &= !_nested;
             if (checkpointDue && _engine.ChecksPointsInBackground)
             {

@@ -152,7 +152,7 @@ public sealed class FailedCommitTests
             });
         }
 
-        /// <summary>Fails the commit's log write, its flush, or (the flush after it) the checkpoint's flush of the database file.</summary>
+        /// <summary>Fails the commit's log write, its flush, or the checkpoint's flush of the database file.</summary>
         public void ArmFailure()
         {
             switch (_point)
@@ -164,7 +164,9 @@ public sealed class FailedCommitTests
                     _injector.FailFlushAt = _armedAt = _injector.Flushes + 1;
                     break;
                 default:
-                    _injector.FailFlushAt = _armedAt = _injector.Flushes + 2;
+                    // After the commit's own flush, the checkpoint first commits the document
+                    // counts (one more log flush), then flushes the database file.
+                    _injector.FailFlushAt = _armedAt = _injector.Flushes + 3;
                     break;
             }
         }
