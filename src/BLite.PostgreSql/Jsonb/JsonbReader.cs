@@ -10,7 +10,7 @@ namespace BLite.PostgreSql.Jsonb;
 /// pass of a <see cref="Utf8JsonReader"/>: the inverse of <see cref="JsonbWriter"/>. Malformed
 /// input raises <see cref="BsonFormatException"/>.
 /// </summary>
-internal static class JsonbReader
+internal static partial class JsonbReader
 {
     public static void ReadDocument(ReadOnlySpan<byte> utf8Json, ref BsonSpanWriter bson, BsonFieldDictionary fields)
     {
@@ -35,9 +35,10 @@ internal static class JsonbReader
     private static void WriteDocumentBody(ref Utf8JsonReader json, ref BsonSpanWriter bson, BsonFieldDictionary fields)
     {
         var token = bson.BeginDocument();
+        var byUtf8 = Utf8FieldIds.For(fields);
         while (Next(ref json) == JsonTokenType.PropertyName)
         {
-            var fieldId = FieldId(ref json, fields);
+            var fieldId = FieldId(ref json, fields, byUtf8);
             Next(ref json);
             WriteValue(ref json, ref bson, fields, fieldId, isItem: false);
         }
@@ -87,7 +88,10 @@ internal static class JsonbReader
                 var peek = json;
                 if (Next(ref peek) == JsonTokenType.PropertyName && IsTagKey(ref peek))
                 {
-                    WriteTagged(ref json, ref bson, fields, fieldId, isItem);
+                    if (!TryWriteCommonTag(ref json, ref bson, fieldId, isItem))
+                    {
+                        WriteTagged(ref json, ref bson, fields, fieldId, isItem);
+                    }
                 }
                 else
                 {
@@ -105,7 +109,23 @@ internal static class JsonbReader
     /// The field id of the property name the reader stands on, found without allocating a string
     /// for names the dictionary already holds (every name after a document's first read).
     /// </summary>
-    private static ushort FieldId(ref Utf8JsonReader json, BsonFieldDictionary fields)
+    private static ushort FieldId(ref Utf8JsonReader json, BsonFieldDictionary fields, Utf8FieldIds byUtf8)
+    {
+        if (!json.ValueIsEscaped && byUtf8.TryGet(json.ValueSpan, out var known))
+        {
+            return known;
+        }
+
+        var fieldId = FieldIdByName(ref json, fields);
+        if (!json.ValueIsEscaped)
+        {
+            byUtf8.Add(json.ValueSpan, fieldId);
+        }
+
+        return fieldId;
+    }
+
+    private static ushort FieldIdByName(ref Utf8JsonReader json, BsonFieldDictionary fields)
     {
         const int MaxStackName = 128;
         if (json.ValueSpan.Length <= MaxStackName)

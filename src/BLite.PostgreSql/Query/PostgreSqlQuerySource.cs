@@ -9,10 +9,10 @@ namespace BLite.PostgreSql.Query;
 
 /// <summary>
 /// Runs translated LINQ queries of one collection as SQL over its jsonb table
-/// (<see cref="SqlQueryBuilder"/>). Outside a transaction rows stream from a pooled connection;
+/// (<see cref="SqlQueryBuilder"/>): documents, or only the projected values the server computes. Outside a transaction rows stream from a pooled connection;
 /// inside one they are read up front under it, so the caller may write while looping, as embedded.
 /// </summary>
-internal sealed class PostgreSqlQuerySource<TId, T>(PostgreSqlCollection<TId, T> table) : IDocumentQuerySource<T>, IParameterizedExplainSource
+internal sealed class PostgreSqlQuerySource<TId, T>(PostgreSqlCollection<TId, T> table) : IDocumentQuerySource<T>, IProjectingQuerySource, IParameterizedExplainSource
     where T : class
 {
     public IFieldPathResolver FieldPaths => table.Collection.FieldPaths;
@@ -20,20 +20,45 @@ internal sealed class PostgreSqlQuerySource<TId, T>(PostgreSqlCollection<TId, T>
     public IEnumerable<T> Execute(DocumentQuery query, IReadOnlyList<BsonValue> parameters)
     {
         var (sql, values) = Select(query, parameters);
-        if (table.Store.Context.CurrentTransaction is not null)
-        {
-            return table.Run((Sql: sql, Values: values, Source: this), static (c, t, s) => s.Source.ReadAll(c, t, s.Sql, s.Values));
-        }
-
-        return Stream(sql, values);
+        return Rows(sql, values, table.Deserialize);
     }
 
-    public async IAsyncEnumerable<T> ExecuteAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, [EnumeratorCancellation] CancellationToken cancellationToken)
+    public IAsyncEnumerable<T> ExecuteAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, CancellationToken cancellationToken)
     {
         var (sql, values) = Select(query, parameters);
+        return RowsAsync(sql, values, table.Deserialize, cancellationToken);
+    }
+
+    /// <summary>Projected values computed by the server (<see cref="SqlQueryBuilder.SelectValues"/>); no document is deserialized.</summary>
+    public IEnumerable<BsonValue[]> ExecuteFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
+    {
+        var (sql, sqlValues) = SqlQueryBuilder.SelectValues(table.Table, query, parameters, table.Collection.IsSingleValuedPath, values);
+        return Rows(sql, sqlValues, new ProjectedRow(values.Count).Read);
+    }
+
+    public IAsyncEnumerable<BsonValue[]> ExecuteFieldsAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values,
+        CancellationToken cancellationToken)
+    {
+        var (sql, sqlValues) = SqlQueryBuilder.SelectValues(table.Table, query, parameters, table.Collection.IsSingleValuedPath, values);
+        return RowsAsync(sql, sqlValues, new ProjectedRow(values.Count).Read, cancellationToken);
+    }
+
+    /// <summary>Outside a transaction rows stream from a pooled connection; inside one they are read up front under it.</summary>
+    private IEnumerable<TRow> Rows<TRow>(string sql, List<NpgsqlParameter> values, Func<byte[], TRow> read)
+    {
         if (table.Store.Context.CurrentTransaction is not null)
         {
-            var rows = await table.RunAsync((Sql: sql, Values: values, Source: this), static (c, t, s, token) => s.Source.ReadAllAsync(c, t, s.Sql, s.Values, token), cancellationToken).ConfigureAwait(false);
+            return table.Run((Sql: sql, Values: values, Read: read), static (c, t, s) => ReadAll(c, t, s.Sql, s.Values, s.Read));
+        }
+
+        return Stream(sql, values, read);
+    }
+
+    private async IAsyncEnumerable<TRow> RowsAsync<TRow>(string sql, List<NpgsqlParameter> values, Func<byte[], TRow> read, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        if (table.Store.Context.CurrentTransaction is not null)
+        {
+            var rows = await table.RunAsync((Sql: sql, Values: values, Read: read), static (c, t, s, token) => ReadAllAsync(c, t, s.Sql, s.Values, s.Read, token), cancellationToken).ConfigureAwait(false);
             foreach (var row in rows)
             {
                 yield return row;
@@ -51,7 +76,7 @@ internal sealed class PostgreSqlQuerySource<TId, T>(PostgreSqlCollection<TId, T>
             {
                 while (await reader.ReadAsync(cancellationToken).ConfigureAwait(false))
                 {
-                    yield return table.Deserialize(await reader.GetFieldValueAsync<byte[]>(0, cancellationToken).ConfigureAwait(false));
+                    yield return read(await reader.GetFieldValueAsync<byte[]>(0, cancellationToken).ConfigureAwait(false));
                 }
             }
         }
@@ -101,38 +126,39 @@ internal sealed class PostgreSqlQuerySource<TId, T>(PostgreSqlCollection<TId, T>
     private (string Sql, List<NpgsqlParameter> Values) Select(DocumentQuery query, IReadOnlyList<BsonValue>? parameters) =>
         SqlQueryBuilder.Select(table.Table, query, parameters, table.Collection.IsSingleValuedPath, "doc");
 
-    private IEnumerable<T> Stream(string sql, List<NpgsqlParameter> values)
+    private IEnumerable<TRow> Stream<TRow>(string sql, List<NpgsqlParameter> values, Func<byte[], TRow> read)
     {
         using var connection = table.Store.DataSource.OpenConnection();
         using var command = Command(connection, null, sql, values);
         using var reader = command.ExecuteReader();
         while (reader.Read())
         {
-            yield return table.Deserialize(reader.GetFieldValue<byte[]>(0));
+            yield return read(reader.GetFieldValue<byte[]>(0));
         }
     }
 
-    private List<T> ReadAll(NpgsqlConnection connection, NpgsqlTransaction? transaction, string sql, List<NpgsqlParameter> values)
+    private static List<TRow> ReadAll<TRow>(NpgsqlConnection connection, NpgsqlTransaction? transaction, string sql, List<NpgsqlParameter> values, Func<byte[], TRow> read)
     {
         using var command = Command(connection, transaction, sql, values);
         using var reader = command.ExecuteReader();
-        var rows = new List<T>();
+        var rows = new List<TRow>();
         while (reader.Read())
         {
-            rows.Add(table.Deserialize(reader.GetFieldValue<byte[]>(0)));
+            rows.Add(read(reader.GetFieldValue<byte[]>(0)));
         }
 
         return rows;
     }
 
-    private async Task<List<T>> ReadAllAsync(NpgsqlConnection connection, NpgsqlTransaction? transaction, string sql, List<NpgsqlParameter> values, CancellationToken cancellationToken)
+    private static async Task<List<TRow>> ReadAllAsync<TRow>(NpgsqlConnection connection, NpgsqlTransaction? transaction, string sql, List<NpgsqlParameter> values,
+        Func<byte[], TRow> read, CancellationToken cancellationToken)
     {
         await using var command = Command(connection, transaction, sql, values);
         await using var reader = await command.ExecuteReaderAsync(cancellationToken).ConfigureAwait(false);
-        var rows = new List<T>();
+        var rows = new List<TRow>();
         while (await reader.ReadAsync(cancellationToken).ConfigureAwait(false))
         {
-            rows.Add(table.Deserialize(await reader.GetFieldValueAsync<byte[]>(0, cancellationToken).ConfigureAwait(false)));
+            rows.Add(read(await reader.GetFieldValueAsync<byte[]>(0, cancellationToken).ConfigureAwait(false)));
         }
 
         return rows;

@@ -14,7 +14,7 @@ namespace BLite.PostgreSql.Query;
 /// which come from the model or the filter, become quoted literals. A shape with no SQL form
 /// throws <see cref="NotSupportedException"/>, never falls back to evaluation in memory.
 /// </summary>
-internal sealed class SqlQueryBuilder
+internal sealed partial class SqlQueryBuilder
 {
     private readonly StringBuilder _sql = new();
     private readonly List<NpgsqlParameter> _parameters = [];
@@ -142,8 +142,9 @@ internal sealed class SqlQueryBuilder
             case ElemMatchFilter elemMatch:
                 ElemMatch(root, elemMatch);
                 break;
-            case ExpressionFilter:
-                throw new NotSupportedException($"The computed condition {filter} is not translated to PostgreSQL.");
+            case ExpressionFilter expression:
+                Computed(root, expression);
+                break;
             default:
                 throw new NotSupportedException($"The filter {filter} has no PostgreSQL translation.");
         }

@@ -1,6 +1,3 @@
-using System.Buffers;
-using System.Text.Encodings.Web;
-using System.Text.Json;
 using BLite.Bson;
 using BLite.Linq;
 using BLite.PostgreSql.Jsonb;
@@ -19,8 +16,6 @@ namespace BLite.PostgreSql.Storage;
 internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TId, T>
     where T : class
 {
-    private static readonly JsonWriterOptions JsonOptions = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping, SkipValidation = true };
-
     private readonly PostgreSqlStore _store;
     private readonly DocumentCollection<TId, T> _collection;
     private readonly IdPolicy<TId> _ids;
@@ -140,13 +135,7 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
         var writer = new BsonSpanWriter(bson);
         _collection.Mapper.Serialize(document, ref writer);
         writer.Flush();
-        var json = new ArrayBufferWriter<byte>(bson.WrittenSpan.Length * 2 + 64);
-        using (var jsonWriter = new Utf8JsonWriter(json, JsonOptions))
-        {
-            JsonbWriter.WriteDocument(bson.WrittenSpan, jsonWriter, _store.Context.FieldDictionary);
-        }
-
-        return new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Jsonb, Value = json.WrittenMemory.ToArray() };
+        return new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Jsonb, Value = JsonbText.Write(bson.WrittenSpan, _store.Context.FieldDictionary) };
     }
 
     internal T Deserialize(byte[] jsonb)

@@ -6,13 +6,17 @@ namespace BLite.PostgreSql.Storage;
 /// it). They read BLite's jsonb form (docs/postgresql.md): <c>blite_num</c> gives any number, tagged
 /// or not, as numeric; <c>blite_str</c> a string; <c>blite_instant</c> a DateTime's or
 /// DateTimeOffset's fixed-width text; <c>blite_class</c> the type class that orders values across
-/// types as the embedded engine does; <c>blite_reach</c> every value a dotted path reaches. The
+/// types as the embedded engine does; <c>blite_reach</c> every value a dotted path reaches. Computed
+/// conditions and projections use the rest: <c>blite_eq</c> / <c>blite_cmp</c> compare two
+/// values with C#'s lifted-null rules, and <c>blite_arith</c>, <c>blite_length</c>,
+/// <c>blite_datepart</c>, <c>blite_date</c> compute as the embedded evaluator does
+/// (src/BLite.Core/Query/Evaluation/ValueNodes.cs), each returning a value in the stored form. The
 /// table <c>blite_collections</c> lists each collection with its id type and declared indexes, so
 /// <c>blite migrate</c> can move a database back to a file with its indexes.
 /// </summary>
 internal static class SqlFunctions
 {
-    public const string Version = "1";
+    public const string Version = "2";
 
     public const string Script = """
         CREATE TABLE IF NOT EXISTS blite_collections (name text COLLATE "C" PRIMARY KEY, id_type text NOT NULL, indexes jsonb NOT NULL);
@@ -46,6 +50,122 @@ internal static class SqlFunctions
               WHEN blite_is_tag(v) THEN 12
               ELSE 3 END
             ELSE 0
+          END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_isnull(v jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT v IS NULL OR jsonb_typeof(v) = 'null'
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_order(x numeric, y numeric) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE WHEN x < y THEN -1 WHEN x > y THEN 1 WHEN x = y THEN 0 END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_order(x text, y text) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE WHEN x COLLATE "C" < y COLLATE "C" THEN -1 WHEN x COLLATE "C" > y COLLATE "C" THEN 1 WHEN x = y THEN 0 END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_cmp(a jsonb, b jsonb) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE
+            WHEN blite_isnull(a) OR blite_isnull(b) OR blite_class(a) <> blite_class(b) THEN NULL
+            ELSE CASE blite_class(a)
+              WHEN 1 THEN blite_order(blite_num(a), blite_num(b))
+              WHEN 2 THEN CASE WHEN a = b THEN 0 ELSE blite_order(blite_str(a), blite_str(b)) END
+              WHEN 5 THEN blite_order(COALESCE(a->>'$uuid', a->>'$binary'), COALESCE(b->>'$uuid', b->>'$binary'))
+              WHEN 6 THEN blite_order(a->>'$oid', b->>'$oid')
+              WHEN 7 THEN blite_order(a::text, b::text)
+              WHEN 8 THEN blite_order(blite_instant(a), blite_instant(b))
+              WHEN 9 THEN blite_order((a->>'$timeSpan')::numeric, (b->>'$timeSpan')::numeric)
+              WHEN 10 THEN blite_order(a->>'$dateOnly', b->>'$dateOnly')
+              WHEN 11 THEN blite_order((a->>'$timeOnly')::numeric, (b->>'$timeOnly')::numeric)
+              ELSE CASE WHEN a = b THEN 0 END
+            END
+          END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_eq(a jsonb, b jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE WHEN blite_isnull(a) OR blite_isnull(b) THEN blite_isnull(a) AND blite_isnull(b) ELSE COALESCE(blite_cmp(a, b) = 0, FALSE) END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_length(v jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE jsonb_typeof(v)
+            WHEN 'string' THEN to_jsonb(char_length(v #>> '{}') + char_length(regexp_replace(v #>> '{}', '[^\U00010000-\U0010FFFF]', '', 'g')))
+            WHEN 'object' THEN CASE WHEN v ? '$binary' THEN to_jsonb(length(decode(v->>'$binary', 'base64'))) WHEN v ? '$uuid' THEN to_jsonb(16) END
+          END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_clock(v jsonb) RETURNS timestamp LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE WHEN jsonb_typeof(v) <> 'object' THEN NULL
+            WHEN v ? '$date' THEN left(v->>'$date', 19)::timestamp
+            WHEN v ? '$dto' THEN left(v->>'$dto', 19)::timestamp + make_interval(mins => (v->>'$offset')::integer)
+          END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_datepart(v jsonb, part text) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE WHEN jsonb_typeof(v) <> 'object' THEN NULL
+            WHEN v ? '$date' OR v ? '$dto' THEN to_jsonb(date_part(part, blite_clock(v))::integer)
+            WHEN v ? '$dateOnly' AND part IN ('year', 'month', 'day', 'doy') THEN to_jsonb(date_part(part, (v->>'$dateOnly')::date)::integer)
+            WHEN v ? '$timeOnly' THEN to_jsonb(CASE part
+              WHEN 'hour' THEN (v->>'$timeOnly')::bigint / 36000000000 % 24
+              WHEN 'minute' THEN (v->>'$timeOnly')::bigint / 600000000 % 60
+              WHEN 'second' THEN (v->>'$timeOnly')::bigint / 10000000 % 60 END::integer)
+          END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_date(v jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE WHEN jsonb_typeof(v) <> 'object' THEN NULL
+            WHEN v ? '$date' THEN jsonb_build_object('$date', left(v->>'$date', 10) || 'T00:00:00.0000000', '$kind', v->'$kind')
+            WHEN v ? '$dto' THEN jsonb_build_object('$date', to_char(blite_clock(v), 'YYYY-MM-DD') || 'T00:00:00.0000000', '$kind', 0)
+          END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_wrap(n numeric, bits integer) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT mod(mod(n + power(2::numeric, bits - 1), power(2::numeric, bits)) + power(2::numeric, bits), power(2::numeric, bits)) - power(2::numeric, bits - 1)
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_of_number(n numeric, kind text) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE WHEN n IS NULL THEN NULL
+            WHEN kind = 'int32' THEN to_jsonb(trunc(n))
+            WHEN kind = 'int64' THEN jsonb_build_object('$long', trunc(n))
+            ELSE jsonb_build_object('$decimal', n) END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_of_double(d double precision) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE WHEN d IS NOT NULL THEN jsonb_build_object('$double', d::text) END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_integer_op(op text, x numeric, y numeric, bits integer) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE op
+            WHEN 'add' THEN blite_wrap(x + y, bits)
+            WHEN 'sub' THEN blite_wrap(x - y, bits)
+            WHEN 'mul' THEN blite_wrap(x * y, bits)
+            WHEN 'div' THEN CASE WHEN y <> 0 THEN blite_wrap(div(x, y), bits) END
+            ELSE CASE WHEN y = -1 THEN 0 WHEN y <> 0 THEN mod(x, y) END
+          END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_double_op(op text, x double precision, y double precision) RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE op
+            WHEN 'add' THEN x + y
+            WHEN 'sub' THEN x - y
+            WHEN 'mul' THEN x * y
+            WHEN 'div' THEN CASE WHEN y <> 0 THEN x / y WHEN x > 0 THEN 'Infinity' WHEN x < 0 THEN '-Infinity' ELSE 'NaN' END
+            ELSE CASE WHEN y = 0 OR x IN ('Infinity', '-Infinity', 'NaN') OR y = 'NaN' THEN 'NaN' WHEN y IN ('Infinity', '-Infinity') THEN x
+              ELSE (x::numeric % y::numeric)::double precision END
+          END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_decimal_fit(n numeric) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE WHEN n IS NULL OR n = 0 THEN n
+            WHEN abs(n) >= 79228162514264337593543950335.5 THEN NULL
+            ELSE (SELECT CASE WHEN scale(n) <= s THEN n ELSE round(n, s) END
+              FROM (SELECT CASE WHEN abs(round(n, s0)) * power(10::numeric, s0) <= 79228162514264337593543950335 THEN s0 ELSE s0 - 1 END AS s
+                FROM (SELECT least(28, greatest(0, 28 - floor(log(abs(n)))::integer)) AS s0) digits) fitted)
+          END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_decimal_op(op text, x numeric, y numeric) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT blite_decimal_fit(CASE op
+            WHEN 'add' THEN x + y
+            WHEN 'sub' THEN x - y
+            WHEN 'mul' THEN x * y
+            WHEN 'div' THEN CASE WHEN y <> 0 THEN trim_scale(x::numeric(1000, 40) / y) END
+            ELSE CASE WHEN y <> 0 THEN mod(x, y) END
+          END)
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_arith(op text, kind text, a jsonb, b jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE
+            WHEN blite_isnull(a) OR blite_isnull(b) THEN NULL
+            WHEN kind = 'string' THEN CASE WHEN op = 'add' AND jsonb_typeof(a) = 'string' AND jsonb_typeof(b) = 'string' THEN to_jsonb((a #>> '{}') || (b #>> '{}')) END
+            WHEN blite_num(a) IS NULL OR blite_num(b) IS NULL THEN NULL
+            WHEN kind = 'double' THEN blite_of_double(blite_double_op(op, blite_num(a)::double precision, blite_num(b)::double precision))
+            WHEN kind = 'decimal' THEN blite_of_number(blite_decimal_op(op, blite_num(a), blite_num(b)), kind)
+            WHEN kind = 'int32' THEN blite_of_number(blite_integer_op(op, blite_wrap(trunc(blite_num(a)), 32), blite_wrap(trunc(blite_num(b)), 32), 32), kind)
+            ELSE blite_of_number(blite_integer_op(op, blite_wrap(trunc(blite_num(a)), 64), blite_wrap(trunc(blite_num(b)), 64), 64), kind)
           END
         $f$;
         CREATE OR REPLACE FUNCTION blite_reach(v jsonb, path text[]) RETURNS SETOF jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$

@@ -44,7 +44,8 @@ public sealed class Order
     /// <summary>A nullable record struct, stored as null or an embedded document.</summary>
     public GeoPoint? Location { get; set; }
 
-    /// <summary>Not stored: the resolver refuses it.</summary>
+    /// <summary>Not stored: the resolver refuses it (and the generated mapper ignores it).</summary>
+    [BLite.Bson.Mapping.BsonIgnore]
     public string Computed => Status + Quantity;
 }
 
