@@ -57,7 +57,9 @@ internal sealed partial class StorageEngine : IDisposable
         PageSize = pageSize;
         DatabaseId = databaseId;
         _trailerSize = file is Encryption.EncryptedFileDevice ? Encryption.PageCipher.TrailerSize : PageLayout.TrailerSize;
-        _pages = new PageTable(pageSize, options.CacheBudgetBytes);
+        // A checkpoint drops about as many versions as the log held frames: keeping that many
+        // arrays for reuse lets the commits of the next interval copy pages without allocating.
+        _pages = new PageTable(pageSize, options.CacheBudgetBytes, options.ReadOnly ? 0 : MaxLogBytes);
         _wal = new WriteAheadLog(wal, pageSize, databaseId, options.Durability == Durability.Full ? options.WalCheckpointThresholdBytes : 0);
         _filePageCount = file.Length / pageSize;
         Log = options.Logger ?? NullLogger.Instance;

@@ -209,7 +209,7 @@ internal sealed partial class WriteTransaction
             }
 
             // The head trunk is full (or there is none): the freed page becomes the new head trunk.
-            var image = new byte[_engine.PageSize];
+            var image = ZeroedImage();
             FreeListTrunk.Initialize(image.AsSpan(0, PagePayloadSize), headId);
             _dirty[pageId] = image;
             _header.FreeListHead = pageId;

@@ -136,7 +136,7 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
             pageId = _header.PageCount++;
         }
 
-        _dirty[pageId] = new byte[_engine.PageSize];
+        _dirty[pageId] = ZeroedImage();
         return pageId;
     }
 
@@ -160,7 +160,7 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
         {
             // Allocated past the old end by this transaction: it has no committed image anywhere,
             // so it is written (zeroed) anyway, or the file would hold a hole below its page count.
-            _dirty[pageId] = new byte[_engine.PageSize];
+            _dirty[pageId] = ZeroedImage();
         }
         else
         {
@@ -186,6 +186,7 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
         }
 
         _state = TransactionState.RolledBack;
+        _engine.ReturnPageImages(_dirty.Values);
         _dirty.Clear();
         _counters.Clear();
         ReleaseWriterSlot();
@@ -215,11 +216,18 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
         {
             // Every byte is overwritten by the copy, so the array need not be zeroed first.
             var committed = _engine.GetImage(pageId, _snapshot);
-            image = GC.AllocateUninitializedArray<byte>(committed.Length);
+            image = committed.Length == _engine.PageSize ? _engine.RentPageImage() : GC.AllocateUninitializedArray<byte>(committed.Length);
             committed.CopyTo(image, 0);
             _dirty[pageId] = image;
         }
 
+        return image;
+    }
+
+    private byte[] ZeroedImage()
+    {
+        var image = _engine.RentPageImage();
+        Array.Clear(image);
         return image;
     }
 

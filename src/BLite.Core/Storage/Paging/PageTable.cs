@@ -9,15 +9,19 @@ internal sealed class PageTable
 {
     private readonly Dictionary<uint, PageVersion> _heads = [];
     private readonly HashSet<uint> _pagesWithPins = [];
+    private readonly Stack<byte[]> _spareImages = new();
     private readonly long _budgetBytes;
     private readonly int _pageSize;
+    private readonly int _maxSpareImages;
     private PageVersion? _lruHead;
     private PageVersion? _lruTail;
 
-    public PageTable(int pageSize, long budgetBytes)
+    /// <param name="maxSpareBytes">How many bytes of images dropped versions leave behind are kept for reuse (see <see cref="TakeSpareImage"/>).</param>
+    public PageTable(int pageSize, long budgetBytes, long maxSpareBytes)
     {
         _pageSize = pageSize;
         _budgetBytes = budgetBytes;
+        _maxSpareImages = (int)Math.Min(int.MaxValue, maxSpareBytes / pageSize);
     }
 
     public long CachedBytes { get; private set; }
@@ -25,6 +29,9 @@ internal sealed class PageTable
     public long PinnedBytes { get; private set; }
 
     public int ChainCount => _heads.Count;
+
+    /// <summary>Images kept for reuse.</summary>
+    public int SpareImageCount => _spareImages.Count;
 
     public bool HasPins => _pagesWithPins.Count > 0;
 
@@ -47,6 +54,27 @@ internal sealed class PageTable
     }
 
     public void Touch(PageVersion version) => version.Referenced = true;
+
+    /// <summary>
+    /// A page-sized array whose content is garbage, or null when none is spare. Writers take
+    /// their copy-on-write images from here, so a commit does not allocate a page per page it
+    /// changes: the arrays come back when the versions they held are dropped.
+    /// </summary>
+    public byte[]? TakeSpareImage() => _spareImages.TryPop(out var image) ? image : null;
+
+    /// <summary>
+    /// Keeps <paramref name="image"/> for reuse. Only for an array nobody can read any more: the
+    /// image of a dropped version (no snapshot sees it, and readers touch page memory only while
+    /// their snapshot is registered) or a rolled-back transaction's private copy. Evicted images
+    /// never come here: a reader may still hold one.
+    /// </summary>
+    public void ReturnSpareImage(byte[] image)
+    {
+        if (image.Length == _pageSize && _spareImages.Count < _maxSpareImages)
+        {
+            _spareImages.Push(image);
+        }
+    }
 
     /// <summary>A newly committed (or recovered) version becomes the head of its chain.</summary>
     public void Push(uint pageId, long seq, long walOffset, byte[]? image)
@@ -202,6 +230,11 @@ internal sealed class PageTable
         if (version.Pinned)
         {
             PinnedBytes -= _pageSize;
+        }
+
+        if (version.Image is { } image)
+        {
+            ReturnSpareImage(image);
         }
 
         version.Image = null;
