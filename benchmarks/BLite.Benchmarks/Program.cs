@@ -7,7 +7,8 @@ namespace BLite.Benchmarks;
 /// <summary>
 /// <c>manual [--documents N] [--json FILE]</c> runs the quick side-by-side mode; <c>vectors [--count N]
 /// [--queries Q] [--churn]</c> measures vector search against brute force; <c>changefeed</c> what the
-/// change feed costs (ChangeFeed/ChangeFeedBenchmark); <c>instructions ...</c> is a fixed loop for
+/// change feed costs (ChangeFeed/ChangeFeedBenchmark); <c>encryption</c> what encryption costs on
+/// writes, plain and encrypted taking turns (Storage/EncryptionWriteComparison); <c>instructions ...</c> is a fixed loop for
 /// counting instructions (Diagnostics/InstructionCountLoop); anything else goes
 /// to BenchmarkDotNet, which finds every benchmark class in this assembly (Comparison, Storage,
 /// Indexing, Serialization...), e.g. <c>-- --filter '*'</c> or <c>-- --list flat</c>.
@@ -29,6 +30,11 @@ internal static class Program
         if (args.Length > 0 && args[0] == "changefeed")
         {
             return ChangeFeed.ChangeFeedBenchmark.Run(args[1..]);
+        }
+
+        if (args.Length > 0 && args[0] == "encryption")
+        {
+            return Storage.EncryptionWriteComparison.Run(args[1..]);
         }
 
         if (args.Length > 0 && args[0] == "vectors")

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Globalization;
 using BLite.Benchmarks.Engines.BLiteEngine;
 using BLite.Benchmarks.Workload;
 
@@ -22,9 +21,9 @@ internal static class ChangeFeedBenchmark
 {
     public static int Run(IReadOnlyList<string> args)
     {
-        var inserts = Option(args, "--inserts", 300);
-        var rounds = Option(args, "--rounds", 7);
-        var latencyCommits = Option(args, "--latency", 300);
+        var inserts = ModeArguments.Int(args, "--inserts", 300);
+        var rounds = ModeArguments.Int(args, "--rounds", 7);
+        var latencyCommits = ModeArguments.Int(args, "--latency", 300);
         var directory = Path.Combine(Path.GetTempPath(), "blite-feed-bench-" + Guid.NewGuid().ToString("N"));
         Directory.CreateDirectory(directory);
         try
@@ -39,7 +38,7 @@ internal static class ChangeFeedBenchmark
             var walInserts = Math.Max(1000, inserts * rounds);
             var (plainWal, fedWal) = (WalPerCommit(directory, "plain", walInserts, o => new BenchOrdersContext(o), db => db.Orders), WalPerCommit(directory, "fed", walInserts, o => new FeedOrdersContext(o), db => db.Orders));
             Console.WriteLine($"WAL per single insert over {walInserts}: without feed {plainWal}, with feed {fedWal}");
-            var journaled = Option(args, "--journal", 20_000);
+            var journaled = ModeArguments.Int(args, "--journal", 20_000);
             Console.WriteLine($"checkpoint with {journaled} events journaled, all within retention: {RetentionCheckpoint(directory, journaled):0.0} us");
 
             foreach (var watchers in new[] { 1, 16 })
@@ -244,18 +243,5 @@ internal static class ChangeFeedBenchmark
     {
         values.Sort();
         return values[values.Count / 2];
-    }
-
-    private static int Option(IReadOnlyList<string> args, string name, int fallback)
-    {
-        for (var i = 0; i < args.Count - 1; i++)
-        {
-            if (args[i] == name)
-            {
-                return int.Parse(args[i + 1], CultureInfo.InvariantCulture);
-            }
-        }
-
-        return fallback;
     }
 }

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Globalization;
 using System.Numerics.Tensors;
 using BLite.Bson;
 using BLite.Core;
@@ -27,10 +26,19 @@ internal static class VectorBenchmark
 
     public static int Run(IReadOnlyList<string> args)
     {
-        var count = Option(args, "--count", 20_000);
-        var queries = Option(args, "--queries", 200);
+        var count = ModeArguments.Int(args, "--count", 20_000);
+        var queries = ModeArguments.Int(args, "--queries", 200);
         var churn = args.Contains("--churn");
-        var cacheMegabytes = Option(args, "--cache-mb", 1024);
+        var cacheMegabytes = ModeArguments.Int(args, "--cache-mb", 1024);
+        var keep = ModeArguments.String(args, "--keep");
+        if (keep is not null)
+        {
+            // A database kept from an earlier run with the same --count is searched again without
+            // rebuilding it (a 100k build takes minutes, a 1M build hours).
+            Measure(keep, count, queries, churn, cacheMegabytes);
+            return 0;
+        }
+
         var directory = Path.Combine(Path.GetTempPath(), "blite-vector-bench-" + Guid.NewGuid().ToString("N"));
         Directory.CreateDirectory(directory);
         try
@@ -66,7 +74,18 @@ internal static class VectorBenchmark
             [new CollectionDefinition("items", vectorIndexes: [index])]);
         var items = database.GetCollection("items");
         var build = Stopwatch.StartNew();
-        for (var start = 0; start < count; start += 1000)
+        long stored;
+        using (var read = database.BeginRead())
+        {
+            stored = items.Count(read);
+        }
+
+        if (stored != 0 && stored != count)
+        {
+            throw new InvalidOperationException($"{path} holds {stored} vectors, not {count}.");
+        }
+
+        for (var start = stored == count ? count : 0; start < count; start += 1000)
         {
             using var write = database.BeginWrite();
             for (var i = start; i < Math.Min(count, start + 1000); i++)
@@ -78,7 +97,8 @@ internal static class VectorBenchmark
         }
 
         build.Stop();
-        Console.WriteLine($"build: {build.Elapsed.TotalSeconds:N1} s ({count / build.Elapsed.TotalSeconds:N0} inserts/s), index {IndexBytes(database, index) / (1024.0 * 1024):N1} MiB, vectors alone {count * Dimensions * 4 / (1024.0 * 1024):N1} MiB");
+        var built = stored == count ? "kept from an earlier run" : $"{build.Elapsed.TotalSeconds:N1} s ({count / build.Elapsed.TotalSeconds:N0} inserts/s)";
+        Console.WriteLine($"build: {built}, index {IndexBytes(database, index) / (1024.0 * 1024):N1} MiB, vectors alone {count * Dimensions * 4 / (1024.0 * 1024):N1} MiB");
         var raw = database.GetRawCollection("items");
         Report(database, raw, vectors, queryVectors);
         if (!churn)
@@ -118,13 +138,25 @@ internal static class VectorBenchmark
         }
 
         int[] efs = [16, 32, 64, 128];
+        (string Name, bool PageWalk, bool WalkCodes)[] ways =
+        [
+            ("page walk", true, false),
+            ("walk copy, float32", false, false),
+            ("walk copy, int8 + re-rank", false, true),
+        ];
         var bruteSeconds = double.MaxValue;
-        var pageSeconds = efs.ToDictionary(ef => ef, _ => double.MaxValue);
-        var copySeconds = efs.ToDictionary(ef => ef, _ => double.MaxValue);
-        var pageRecall = new Dictionary<int, double>();
-        var copyRecall = new Dictionary<int, double>();
-        var visited = new Dictionary<int, long>();
-        var (copyBuild, warmSearches) = WarmWalkCopy(raw, database, queries);
+        var seconds = new double[ways.Length, efs.Length];
+        var recall = new double[ways.Length, efs.Length];
+        var visited = new long[ways.Length, efs.Length];
+        for (var w = 0; w < ways.Length; w++)
+        {
+            for (var e = 0; e < efs.Length; e++)
+            {
+                seconds[w, e] = double.MaxValue;
+            }
+        }
+
+        var (copyBuild, warmSearches, copyBytes) = WarmWalkCopy(raw, database, queries);
         for (var round = 0; round < 3; round++)
         {
             bruteSeconds = Math.Min(bruteSeconds, CpuSeconds(() =>
@@ -134,35 +166,37 @@ internal static class VectorBenchmark
                     BruteForce(vectors, query);
                 }
             }));
-            foreach (var ef in efs)
+            for (var e = 0; e < efs.Length; e++)
             {
                 using var read = database.BeginRead();
-                pageSeconds[ef] = Math.Min(pageSeconds[ef], CpuSeconds(() => pageRecall[ef] = Recall(database, raw, new PageWalkOnly(read), queries, truth, ef)));
-                copySeconds[ef] = Math.Min(copySeconds[ef], CpuSeconds(() => copyRecall[ef] = Recall(database, raw, read, queries, truth, ef)));
-                visited[ef] = VisitedPerQuery(raw, read, queries, ef);
+                for (var w = 0; w < ways.Length; w++)
+                {
+                    var (_, pageWalk, walkCodes) = ways[w];
+                    var pages = pageWalk ? new PageWalkOnly(read) : (IPageReader)read;
+                    seconds[w, e] = Math.Min(seconds[w, e], CpuSeconds(() => recall[w, e] = Recall(database, raw, pages, queries, truth, efs[e], walkCodes)));
+                    visited[w, e] = VisitedPerQuery(raw, pages, queries, efs[e], walkCodes);
+                }
             }
         }
 
         var bruteQps = queries.Length / bruteSeconds;
-        Console.WriteLine($"walk copy: built in {copyBuild.TotalSeconds:N2} s wall after {warmSearches} warm-up searches");
+        GC.Collect();
+        Console.WriteLine($"walk copy: built in {copyBuild.TotalSeconds:N2} s wall after {warmSearches} warm-up searches, holds {copyBytes / (1024.0 * 1024):N1} MiB (vectors, codes, links); managed heap {GC.GetTotalMemory(forceFullCollection: true) / (1024.0 * 1024):N0} MiB, working set {Environment.WorkingSet / (1024.0 * 1024):N0} MiB");
         Console.WriteLine("| Search | ef | recall@10 | queries per CPU second | vs brute force | layer-0 nodes visited per query |");
         Console.WriteLine("|---|---|---|---|---|---|");
         Console.WriteLine($"| brute force (SIMD, in memory) | - | 1.000 | {bruteQps:N0} | 1.0x | {vectors.Length:N0} |");
-        foreach (var ef in efs)
+        for (var w = 0; w < ways.Length; w++)
         {
-            var qps = queries.Length / pageSeconds[ef];
-            Console.WriteLine($"| BLite HNSW, page walk | {ef} | {pageRecall[ef]:F3} | {qps:N0} | {qps / bruteQps:N1}x | {visited[ef]:N0} |");
-        }
-
-        foreach (var ef in efs)
-        {
-            var qps = queries.Length / copySeconds[ef];
-            Console.WriteLine($"| BLite HNSW, walk copy | {ef} | {copyRecall[ef]:F3} | {qps:N0} | {qps / bruteQps:N1}x | {visited[ef]:N0} |");
+            for (var e = 0; e < efs.Length; e++)
+            {
+                var qps = queries.Length / seconds[w, e];
+                Console.WriteLine($"| BLite HNSW, {ways[w].Name} | {efs[e]} | {recall[w, e]:F3} | {qps:N0} | {qps / bruteQps:N1}x | {visited[w, e]:N0} |");
+            }
         }
     }
 
     /// <summary>Searches one snapshot until it has built its walk copy (HnswWalkCopies), timing the search that built it.</summary>
-    private static (TimeSpan BuildingSearch, int Searches) WarmWalkCopy(RawCollection raw, DocumentDatabase database, float[][] queries)
+    private static (TimeSpan BuildingSearch, int Searches, long CopyBytes) WarmWalkCopy(RawCollection raw, DocumentDatabase database, float[][] queries)
     {
         using var read = database.BeginRead();
         var graph = raw.FindVectorIndex(read, "byEmbedding")!.Open();
@@ -170,21 +204,21 @@ internal static class VectorBenchmark
         {
             var search = Stopwatch.StartNew();
             graph.Search(read, queries[searches % queries.Length], K, 64, null, out _);
-            if (HnswWalkCopies.Find(read, graph.RootPageId) is not null)
+            if (HnswWalkCopies.Find(read, graph.RootPageId) is { } copy)
             {
-                return (search.Elapsed, searches + 1);
+                return (search.Elapsed, searches + 1, copy.Bytes);
             }
         }
     }
 
     /// <summary>Mean recall@K of VectorSearch.Execute over <paramref name="queries"/>, decoding each result document.</summary>
-    private static double Recall(DocumentDatabase database, RawCollection raw, IPageReader read, float[][] queries, int[][] truth, int ef)
+    private static double Recall(DocumentDatabase database, RawCollection raw, IPageReader read, float[][] queries, int[][] truth, int ef, bool walkCodes)
     {
         double found = 0;
         for (var q = 0; q < queries.Length; q++)
         {
             var ids = new HashSet<int>();
-            foreach (var result in VectorSearch.Execute(raw, read, new VectorQuery("embedding", queries[q], K, Ef: ef)))
+            foreach (var result in VectorSearch.Execute(raw, read, new VectorQuery("embedding", queries[q], K, Ef: ef, WalkCodes: walkCodes)))
             {
                 ids.Add(BsonDocument.FromBytes(result.Document.Span, database.Fields)["_id"].AsInt32);
             }
@@ -203,13 +237,13 @@ internal static class VectorBenchmark
         public ReadOnlyMemory<byte> ReadPage(uint pageId) => inner.ReadPage(pageId);
     }
 
-    private static long VisitedPerQuery(RawCollection raw, IPageReader read, float[][] queries, int ef)
+    private static long VisitedPerQuery(RawCollection raw, IPageReader read, float[][] queries, int ef, bool walkCodes)
     {
         var graph = raw.FindVectorIndex(read, "byEmbedding")!.Open();
         long visited = 0;
         foreach (var query in queries)
         {
-            graph.Search(read, query, K, ef, null, out var nodes);
+            graph.Search(read, query, K, ef, null, out var nodes, walkCodes);
             visited += nodes;
         }
 
@@ -250,18 +284,5 @@ internal static class VectorBenchmark
         using var read = database.BeginRead();
         var info = database.GetRawCollection("items").FindVectorIndex(read, index.Name)!;
         return (long)BTreeVerifier.Verify(read, info.RootPageId).OwnedPages.Count * read.PagePayloadSize;
-    }
-
-    private static int Option(IReadOnlyList<string> args, string name, int fallback)
-    {
-        for (var i = 0; i < args.Count - 1; i++)
-        {
-            if (args[i] == name)
-            {
-                return int.Parse(args[i + 1], CultureInfo.InvariantCulture);
-            }
-        }
-
-        return fallback;
     }
 }

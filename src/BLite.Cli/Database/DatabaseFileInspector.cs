@@ -4,6 +4,7 @@ using BLite.Cli.Commands;
 using BLite.Core.Storage;
 using BLite.Core.Storage.Devices;
 using BLite.Core.Storage.Encryption;
+using BLite.Core.Storage.Paging;
 
 namespace BLite.Cli.Database;
 
@@ -86,7 +87,7 @@ internal static class DatabaseFileInspector
         var keying = header.KeySource == EncryptionHeader.KeySourcePassword
             ? string.Create(CultureInfo.InvariantCulture, $"a password (PBKDF2-HMAC-SHA256, {header.Iterations:N0} iterations)")
             : "a 32-byte key";
-        var pages = header.PageSize > 0 ? (uint)Math.Max(0, (fileLength / header.PageSize) - 1) : 0;
+        var pages = PageLayout.IsValidPageSize(header.PageSize) ? (uint)(new EncryptedLayout(header.PageSize).LogicalLength(fileLength) / header.PageSize) : 0;
         return new DatabaseFileInfo(
             fullPath,
             fileLength,

@@ -39,7 +39,9 @@ internal static class VectorIndexVerifier
             }
 
             indexed++;
-            var stored = graph.FindVector(pages, cursor.Key);
+            // Through the node records Verify read (not the document map, which Verify checks on
+            // its own), so a map entry pointing at a missing node is reported, not thrown.
+            var stored = nodes.TryGetValue(cursor.Key.ToArray(), out var nodeId) ? graph.FindNodeVector(pages, nodeId) : null;
             if (stored is null)
             {
                 problems.Add($"{where}: document {IndexKeyText.Describe(cursor.Key)} has a vector but no node.");

@@ -10,6 +10,9 @@ internal sealed partial class StorageEngine
     /// <summary>Whether pages are sealed with AES-GCM rather than a CRC (docs/encryption.md).</summary>
     internal bool IsEncrypted => _file is EncryptedFileDevice;
 
+    /// <summary>How many checkpoints have committed a version map to an encrypted file (null for a plain one).</summary>
+    internal long? VersionCounter => (_file as EncryptedFileDevice)?.Record.Counter;
+
     /// <summary>
     /// Reads what <paramref name="file"/> is, before the WAL is opened or anything is written:
     /// an encrypted file is checked against the key (a wrong or missing key throws
@@ -30,7 +33,10 @@ internal sealed partial class StorageEngine
 
         if (EncryptionHeader.HasMagic(prefix[..read]))
         {
-            return OpenEncrypted(file, path, encryption, prefix[..read]);
+            // Only the header page: creation wrote nothing else, and flushes it before the log exists.
+            var mayRecreate = encryption is not null && mayCreate && length <= options.PageSize;
+            return OpenEncrypted(file, path, encryption, prefix[..read], options.ReadOnly)
+                ?? (mayRecreate ? CreateEncrypted(file, path, encryption!, options.PageSize) : throw NoVersionRecord(path));
         }
 
         if (encryption is null || length == 0 && !mayCreate)
@@ -51,7 +57,8 @@ internal sealed partial class StorageEngine
         return CreateEncrypted(file, path, encryption, options.PageSize);
     }
 
-    private static EncryptedFileDevice OpenEncrypted(IStorageDevice file, string path, BLiteEncryption? encryption, ReadOnlySpan<byte> prefix)
+    /// <summary>The encrypted file wrapped, or null when neither of its version records is valid (a creation a power cut interrupted, or damage).</summary>
+    private static EncryptedFileDevice? OpenEncrypted(IStorageDevice file, string path, BLiteEncryption? encryption, ReadOnlySpan<byte> prefix, bool sharedView)
     {
         var header = EncryptionHeader.TryRead(prefix);
         if (header is null)
@@ -62,6 +69,11 @@ internal sealed partial class StorageEngine
         if (header.Version > EncryptionHeader.FormatVersion)
         {
             throw new BLiteException($"Database '{path}' is an encrypted BLite database of encryption format {header.Version}; this BLite reads up to format {EncryptionHeader.FormatVersion}.");
+        }
+
+        if (header.Version == EncryptionHeader.UnversionedFormat)
+        {
+            throw new BLiteEncryptionException($"Database '{path}' is an encrypted BLite database of encryption format 1, which cannot detect a page rolled back to an older version; this BLite reads format {EncryptionHeader.FormatVersion} only. Export it with the BLite that wrote it (blite export) and import it here; nothing was changed.");
         }
 
         if (!PageLayout.IsValidPageSize(header.PageSize))
@@ -87,7 +99,64 @@ internal sealed partial class StorageEngine
             throw new BLiteEncryptionException($"Wrong key for database '{path}': the key check in its header does not match. Nothing was changed.");
         }
 
-        return new EncryptedFileDevice(file, new PageCipher(key, header.DatabaseId), header.PageSize);
+        var cipher = new PageCipher(key, header.DatabaseId);
+        try
+        {
+            var map = LoadVersionMap(file, cipher, new EncryptedLayout(header.PageSize), path, sharedView);
+            if (map is null)
+            {
+                cipher.Dispose();
+                return null;
+            }
+
+            var device = new EncryptedFileDevice(file, cipher, map, header.PageSize, sharedView);
+            if (encryption.RollbackCounter is { } counter)
+            {
+                CheckNotRolledBack(counter, path, map.Record.Counter);
+                device.ReportCommits(counter, path);
+            }
+
+            return device;
+        }
+        catch
+        {
+            cipher.Dispose();
+            throw;
+        }
+    }
+
+    private static BLiteCorruptionException NoVersionRecord(string path) =>
+        new(path, null, "both version records in its encryption header fail authentication; which page versions are current cannot be told.");
+
+    /// <summary>Refuses a file older than the last checkpoint the application's rollback counter saw it commit.</summary>
+    private static void CheckNotRolledBack(IRollbackCounter counter, string path, long fileCounter)
+    {
+        var known = counter.GetCounter(path);
+        if (known > fileCounter)
+        {
+            throw new BLiteCorruptionException(path, null, $"it was rolled back: its file holds checkpoint {fileCounter}, but the rollback counter recorded checkpoint {known}, so the database file (with its log) was replaced by an older copy of itself. Nothing was changed.");
+        }
+    }
+
+    /// <summary>
+    /// Loads the version map. A read-only view may read it while a writer in another engine
+    /// commits checkpoints, and then see a record and map pages of different checkpoints: it reads
+    /// again a few times before calling that damage.
+    /// </summary>
+    private static PageVersionMap? LoadVersionMap(IStorageDevice file, PageCipher cipher, EncryptedLayout layout, string path, bool sharedView)
+    {
+        const int Attempts = 3;
+        for (var attempt = 1; ; attempt++)
+        {
+            try
+            {
+                return PageVersionMap.TryLoad(file, cipher, layout, path);
+            }
+            catch (BLiteCorruptionException) when (sharedView && attempt < Attempts)
+            {
+                // Read again: a consistent record and map are on disk between two checkpoints.
+            }
+        }
     }
 
     /// <summary>
@@ -108,11 +177,24 @@ internal sealed partial class StorageEngine
             return EncryptionHeader.TryRead(prefix) is null;
         }
 
+        // A torn header page may have lost its first sector but kept a version record's: zeros
+        // everywhere else.
         var content = new byte[length];
-        return file.Read(0, content) == length && !content.AsSpan().ContainsAnyExcept((byte)0);
+        if (file.Read(0, content) != length)
+        {
+            return false;
+        }
+
+        for (var slot = 0; slot < 2 && VersionRecord.Offset(slot) < length; slot++)
+        {
+            content.AsSpan(VersionRecord.Offset(slot), (int)Math.Min(VersionRecord.Size, length - VersionRecord.Offset(slot))).Clear();
+        }
+
+        return !content.AsSpan().ContainsAnyExcept((byte)0);
     }
 
-    private static EncryptedFileDevice CreateEncrypted(IStorageDevice file, string path, BLiteEncryption encryption, int pageSize, ulong? databaseId = null)
+    /// <param name="counter">Where the new file's checkpoint counter starts (a re-encrypted copy goes on from its original's).</param>
+    private static EncryptedFileDevice CreateEncrypted(IStorageDevice file, string path, BLiteEncryption encryption, int pageSize, ulong? databaseId = null, long? counter = null)
     {
         var salt = new byte[16];
         RandomNumberGenerator.Fill(salt);
@@ -128,12 +210,37 @@ internal sealed partial class StorageEngine
         header.KeyCheck = header.ComputeKeyCheck(key);
         var page = new byte[pageSize];
         header.Write(page);
-        file.SetLength(0);
-        file.Write(0, page);
-        file.Flush();
-        return new EncryptedFileDevice(file, new PageCipher(key, header.DatabaseId), pageSize);
+        var cipher = new PageCipher(key, header.DatabaseId);
+        var rollbackCounter = encryption.RollbackCounter;
+        var map = PageVersionMap.Create(file, cipher, new EncryptedLayout(pageSize), page, counter ?? rollbackCounter?.GetCounter(path) ?? 0);
+        var device = new EncryptedFileDevice(file, cipher, map, pageSize);
+        if (rollbackCounter is not null && counter is null)
+        {
+            device.ReportCommits(rollbackCounter, path);
+        }
+
+        return device;
     }
 
-    private static IStorageDevice WrapLog(IStorageDevice file, IStorageDevice wal) =>
-        file is EncryptedFileDevice encrypted ? new EncryptedWalDevice(wal, encrypted.Cipher, encrypted.PageSize) : wal;
+    /// <summary>The log device beside <paramref name="file"/>; an encrypted one is checked against the base log the file's last checkpoint recorded.</summary>
+    private static IStorageDevice WrapLog(IStorageDevice file, IStorageDevice wal)
+    {
+        if (file is not EncryptedFileDevice encrypted)
+        {
+            return wal;
+        }
+
+        var log = new EncryptedWalDevice(wal, encrypted);
+        try
+        {
+            log.CheckBelongsToFile(file.Name);
+            log.CheckAgainstCommittedBase(file.Name);
+        }
+        catch (BLiteCorruptionException) when (encrypted.IsSharedView && encrypted.ChangedOnDisk())
+        {
+            throw new SharedSnapshotChangedException($"Database '{file.Name}' was checkpointed by a writer while this read-only view was opening it; open it again to read the new state.");
+        }
+
+        return log;
+    }
 }

@@ -129,7 +129,7 @@ internal sealed partial class StorageEngine
     {
         var where = fromWal ? $"in its write-ahead log frame ('{_walDevice.Name}')" : "in the database file";
         var damage = IsEncrypted
-            ? "authentication failed (AES-GCM): the page was altered, moved, copied from elsewhere or damaged"
+            ? "authentication failed (AES-GCM): the page was altered, moved, copied from elsewhere, replaced by an older version of itself (rollback) or damaged"
             : PageLayout.DescribeDamage(image, pageId);
         var exception = new BLiteCorruptionException(Path, pageId, $"{damage} ({where}).");
         Fail(exception);

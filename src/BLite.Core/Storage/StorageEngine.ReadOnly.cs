@@ -59,6 +59,13 @@ internal sealed partial class StorageEngine
             wal = logFileMissing ? new MemoryDevice(walPath) : OpenForReading(walPath);
             return OpenCore(fullPath, file, WrapLog(file, wal), options, logFileMissing);
         }
+        catch (BLiteCorruptionException) when (file is Encryption.EncryptedFileDevice encrypted && encrypted.ChangedOnDisk())
+        {
+            // The log was sealed for a checkpoint committed after this view read the version record.
+            wal?.Dispose();
+            file.Dispose();
+            throw new SharedSnapshotChangedException($"Database '{fullPath}' was checkpointed by a writer while this read-only view was opening it; open it again to read the new state.");
+        }
         catch
         {
             wal?.Dispose();

@@ -40,14 +40,23 @@ internal sealed partial class StorageEngine
             ThrowIfUnwritable();
             CheckpointCore();
             var replacement = WriteReencryptedCopy(current, encryption);
+            SwapInReencryptedFile(replacement);
             current.Adopt(replacement);
-            ((EncryptedWalDevice)_walDevice).UseCipher(current.Cipher);
+            if (encryption.RollbackCounter is { } counter)
+            {
+                // Only now is the copy the database: told before the rename, a failed rename would
+                // leave the counter ahead of the file.
+                counter.SetCounter(Path, current.Record.Counter);
+                current.ReportCommits(counter, Path);
+            }
+
             lock (_sync)
             {
                 _fileEpoch++;
             }
 
-            _wal.Restart(_wal.Generation + 1);
+            RestartLogUnderNewKey();
+            MakeRenameDurable();
         }
         finally
         {
@@ -56,9 +65,28 @@ internal sealed partial class StorageEngine
         }
     }
 
+    /// <summary>The log holds no frame (the checkpoint emptied it); a failure to restart it still leaves a database that opens with the new key.</summary>
+    private void RestartLogUnderNewKey()
+    {
+        try
+        {
+            _wal.Restart(_wal.Generation + 1);
+        }
+        catch (IOException exception)
+        {
+            var failure = new BLiteException($"The key of database '{Path}' was rotated: the database now opens with the new key only. Restarting its write-ahead log afterwards failed ({exception.Message}); the database refuses writes until it is reopened (with the new key).", exception);
+            Fail(failure);
+            throw failure;
+        }
+    }
+
+    /// <summary>Flushes the folder after the rename (tests replace it to make the flush fail).</summary>
+    internal Action<string> FlushDirectory { get; set; } = FileDevice.FlushDirectoryOf;
+
+    /// <summary>Writes and verifies the copy under the new key; any failure deletes it and leaves the database as it was.</summary>
     private EncryptedFileDevice WriteReencryptedCopy(EncryptedFileDevice current, BLiteEncryption encryption)
     {
-        var copyPath = Path + ".rekey";
+        var copyPath = RekeyCopyPath;
         if (File.Exists(copyPath))
         {
             throw new BLiteException($"'{copyPath}' exists, perhaps left by an interrupted rekey; remove it and try again. The database was not changed.");
@@ -68,32 +96,78 @@ internal sealed partial class StorageEngine
         EncryptedFileDevice? replacement = null;
         try
         {
-            replacement = CreateEncrypted(copy, copyPath, encryption, PageSize, DatabaseId);
+            replacement = CreateEncrypted(copy, copyPath, encryption, PageSize, DatabaseId, current.Record.Counter);
             CopyPages(current, replacement);
             replacement.Flush();
-            File.Move(copyPath, Path, overwrite: true);
             return replacement;
         }
         catch (Exception exception)
         {
-            if (replacement is null)
-            {
-                copy.Dispose();
-            }
-            else
-            {
-                replacement.Dispose();
-            }
-
-            File.Delete(copyPath);
+            DiscardCopy(replacement, copy);
             if (exception is IOException or UnauthorizedAccessException)
             {
-                throw new BLiteException($"Re-encrypting database '{Path}' failed ({exception.Message}); the database is unchanged, under its old key.", exception);
+                throw Unchanged(exception);
             }
 
             throw;
         }
     }
+
+    private string RekeyCopyPath => Path + ".rekey";
+
+    /// <summary>Renames the verified copy over the database: the one step after which only the new key opens it.</summary>
+    private void SwapInReencryptedFile(EncryptedFileDevice replacement)
+    {
+        try
+        {
+            File.Move(RekeyCopyPath, Path, overwrite: true);
+        }
+        catch (Exception exception)
+        {
+            DiscardCopy(replacement, null);
+            if (exception is IOException or UnauthorizedAccessException)
+            {
+                throw Unchanged(exception);
+            }
+
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Flushes the folder so the rename survives a power cut. The rotation has happened by now
+    /// (the file under the name is the new one, and the engine and its log use the new key), so a
+    /// failure here is reported as such: the database opens with the new key; only a power cut
+    /// before the folder reaches the disk could bring the old file back.
+    /// </summary>
+    private void MakeRenameDurable()
+    {
+        try
+        {
+            FlushDirectory(Path);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            throw new BLiteException($"The key of database '{Path}' was rotated: the database now opens with the new key only. Flushing its folder afterwards failed ({exception.Message}), so a power cut before the system writes the folder out could bring back the file under the old key: keep the old key until the database has been reopened after a clean shutdown.", exception);
+        }
+    }
+
+    private void DiscardCopy(EncryptedFileDevice? replacement, IStorageDevice? copy)
+    {
+        if (replacement is null)
+        {
+            copy?.Dispose();
+        }
+        else
+        {
+            replacement.Dispose();
+        }
+
+        File.Delete(RekeyCopyPath);
+    }
+
+    private BLiteException Unchanged(Exception exception) =>
+        new($"Re-encrypting database '{Path}' failed ({exception.Message}); the database is unchanged, under its old key.", exception);
 
     /// <summary>Copies every page of the file, decrypted with the old key and sealed with the new one, and reads each back to compare.</summary>
     private void CopyPages(EncryptedFileDevice from, EncryptedFileDevice to)

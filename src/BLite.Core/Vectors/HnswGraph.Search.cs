@@ -16,9 +16,10 @@ internal sealed partial class HnswGraph
     /// first, searching layer 0 with a beam of max(<paramref name="ef"/>, k). The filter is applied
     /// while searching: rejected nodes are still walked through but never take a result slot, so
     /// the beam fills with matches. <paramref name="query"/> must be prepared
-    /// (<see cref="VectorDistance.Prepare"/>).
+    /// (<see cref="VectorDistance.Prepare"/>). <paramref name="walkCodes"/> lets a search over a
+    /// walk copy compare 8-bit codes and re-rank (<see cref="HnswWalkCopy.Search"/>).
     /// </summary>
-    public List<VectorMatch> Search(IPageReader pages, ReadOnlySpan<float> query, int k, int ef, VectorCandidateFilter? filter, out int visitedNodes)
+    public List<VectorMatch> Search(IPageReader pages, ReadOnlySpan<float> query, int k, int ef, VectorCandidateFilter? filter, out int visitedNodes, bool walkCodes = true)
     {
         var meta = ReadMeta(pages);
         visitedNodes = 0;
@@ -29,7 +30,7 @@ internal sealed partial class HnswGraph
 
         if (HnswWalkCopies.Find(pages, RootPageId) is { } copy)
         {
-            return copy.Search(query, k, ef, filter, out visitedNodes);
+            return copy.Search(query, k, ef, filter, out visitedNodes, walkCodes);
         }
 
         var matches = WalkPages(pages, meta, query, k, ef, filter, out visitedNodes);

@@ -11,8 +11,10 @@ internal sealed partial class HnswGraph
     /// <paramref name="problems"/>: the header agrees with the nodes, every link points at a live
     /// node present on that layer, no node exceeds its degree bound or links to itself, every edge
     /// has its reverse key and no reverse key lacks its edge, the document map agrees with the
-    /// nodes, and every node is reachable on layer 0 from the entry point. Returns the indexed
-    /// documents (primary key → node id) for the caller to compare with the collection.
+    /// nodes, and every node is reachable from the entry point through links of any layer (a search
+    /// enters layer 0 wherever its descent of the upper layers leads, so a region may be entered
+    /// from above; no node may be cut off from all). Returns the indexed documents (primary key →
+    /// node id) for the caller to compare with the collection.
     /// </summary>
     public Dictionary<byte[], uint> Verify(IPageReader pages, List<string> problems)
     {
@@ -46,8 +48,8 @@ internal sealed partial class HnswGraph
 
             layers[id] = view.TopLayer;
             documents[view.PrimaryKey.ToArray()] = id;
-            var bottom = new List<uint>();
-            links[id] = bottom;
+            var reachable = new List<uint>();
+            links[id] = reachable;
             for (var layer = 0; layer <= view.TopLayer; layer++)
             {
                 var list = view.Links(layer);
@@ -70,10 +72,7 @@ internal sealed partial class HnswGraph
                         problems.Add($"{label}: node {id} links twice to node {target} on layer {layer}.");
                     }
 
-                    if (layer == 0)
-                    {
-                        bottom.Add(target);
-                    }
+                    reachable.Add(target);
                 }
             }
         }
@@ -159,7 +158,7 @@ internal sealed partial class HnswGraph
 
             if (reached.Count != layers.Count)
             {
-                problems.Add($"{label}: {layers.Count - reached.Count} of {layers.Count} nodes cannot be reached from the entry point on layer 0.");
+                problems.Add($"{label}: {layers.Count - reached.Count} of {layers.Count} nodes cannot be reached from the entry point.");
             }
         }
 

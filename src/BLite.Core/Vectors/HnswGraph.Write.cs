@@ -63,113 +63,6 @@ internal sealed partial class HnswGraph
         _tree.Insert(pages, HnswKeys.DocumentKey(primaryKey), BitConverter.GetBytes(id));
     }
 
-    /// <summary>
-    /// Removes a document's node. Every node that linked to it (found through the reverse-edge
-    /// keys) drops the link and re-chooses its neighbours among its remaining ones and the removed
-    /// node's, so the neighbourhood stays connected. False when the document is not in the graph.
-    /// </summary>
-    public bool Delete(IPageWriter pages, ReadOnlySpan<byte> primaryKey)
-    {
-        var id = FindNode(pages, primaryKey);
-        if (id == 0)
-        {
-            return false;
-        }
-
-        var session = new WriteSession(this, pages);
-        var removed = session.Get(id);
-        for (var layer = 0; layer <= removed.TopLayer; layer++)
-        {
-            foreach (var source in ReverseSources(pages, id, layer))
-            {
-                if (source != id)
-                {
-                    Repair(session, session.Get(source), removed, layer);
-                }
-            }
-        }
-
-        var meta = ReadMeta(pages);
-        meta = meta with { Count = meta.Count - 1 };
-        if (meta.Count == 0)
-        {
-            meta = meta with { EntryNode = 0, TopLayer = 0 };
-        }
-        else if (meta.EntryNode == id)
-        {
-            var replacement = ChooseEntry(pages, session, removed);
-            meta = meta with { EntryNode = replacement.Id, TopLayer = replacement.TopLayer };
-        }
-
-        removed.IsDeleted = true;
-        removed.IsDirty = true;
-        session.Flush();
-        _tree.Delete(pages, HnswKeys.DocumentKey(primaryKey));
-        WriteMeta(pages, meta);
-        return true;
-    }
-
-    private void Repair(WriteSession session, HnswNode source, HnswNode removed, int layer)
-    {
-        var links = source.Links[layer];
-        links.Remove(removed.Id);
-        var pool = new List<LayerHit>(links.Count + removed.Links[layer].Count);
-        foreach (var candidate in links)
-        {
-            pool.Add(new LayerHit(candidate, Distance(source.Vector, session.Get(candidate).Vector)));
-        }
-
-        foreach (var candidate in removed.Links[layer])
-        {
-            if (candidate != source.Id && candidate != removed.Id && !links.Contains(candidate))
-            {
-                pool.Add(new LayerHit(candidate, Distance(source.Vector, session.Get(candidate).Vector)));
-            }
-        }
-
-        pool.Sort(static (a, b) => a.Distance.CompareTo(b.Distance));
-        var chosen = SelectNeighbours(session, pool, MaxLinks(layer));
-        links.Clear();
-        links.AddRange(chosen);
-        source.IsDirty = true;
-    }
-
-    /// <summary>A new entry point after the current one left: its highest-layer neighbour, else the highest node of all.</summary>
-    private HnswNode ChooseEntry(IPageReader pages, WriteSession session, HnswNode removed)
-    {
-        for (var layer = removed.TopLayer; layer >= 0; layer--)
-        {
-            HnswNode? best = null;
-            foreach (var candidate in removed.Links[layer])
-            {
-                var node = session.Get(candidate);
-                if (best is null || node.TopLayer > best.TopLayer)
-                {
-                    best = node;
-                }
-            }
-
-            if (best is not null)
-            {
-                return best;
-            }
-        }
-
-        // Isolated entry point: the highest node of all (rare, one scan of the graph).
-        var top = (Id: 0u, Layer: -1);
-        var cursor = _tree.Scan(pages, KeyRange.Prefix([HnswKeys.NodeSpace]));
-        while (cursor.MoveNext())
-        {
-            var layer = new HnswNodeView(cursor.ValueSpan, Definition.Dimensions).TopLayer;
-            if (layer > top.Layer && HnswKeys.ReadNodeKey(cursor.Key) != removed.Id)
-            {
-                top = (HnswKeys.ReadNodeKey(cursor.Key), layer);
-            }
-        }
-
-        return session.Get(top.Id);
-    }
-
     private List<uint> ReverseSources(IPageReader pages, uint target, int layer)
     {
         Span<byte> prefix = stackalloc byte[HnswKeys.ReversePrefixSize];
@@ -209,9 +102,18 @@ internal sealed partial class HnswGraph
 
         pool.Sort(static (a, b) => a.Distance.CompareTo(b.Distance));
         var chosen = SelectNeighbours(session, pool, MaxLinks(layer));
+        KeepLastIncoming(session, nodeId, layer, pool, chosen);
+        links.Clear();
+        links.AddRange(chosen);
+    }
 
-        // A node whose only incoming link this is would become unreachable: keep that link in
-        // place of the farthest chosen one that other nodes also reach.
+    /// <summary>
+    /// A candidate of <paramref name="pool"/> left out of <paramref name="chosen"/> whose only
+    /// incoming link on the layer this was would become unreachable: it is kept in place of the
+    /// farthest chosen one that other nodes also reach.
+    /// </summary>
+    private void KeepLastIncoming(WriteSession session, uint nodeId, int layer, List<LayerHit> pool, List<uint> chosen)
+    {
         foreach (var candidate in pool)
         {
             if (chosen.Contains(candidate.Node) || InDegree(session, candidate.Node, layer, excluding: nodeId) > 0)
@@ -228,9 +130,6 @@ internal sealed partial class HnswGraph
                 }
             }
         }
-
-        links.Clear();
-        links.AddRange(chosen);
     }
 
     /// <summary>Links into <paramref name="target"/> on a layer from nodes other than <paramref name="excluding"/>, counting this write's unflushed changes.</summary>

@@ -54,12 +54,9 @@ internal sealed partial class HnswGraph
         return _tree.TryGet(pages, key, out var value) ? BitConverter.ToUInt32(value.Span) : 0;
     }
 
-    /// <summary>The vector the graph holds for a document (as searched: normalized for cosine), or null.</summary>
-    public float[]? FindVector(IPageReader pages, ReadOnlySpan<byte> primaryKey)
-    {
-        var node = FindNode(pages, primaryKey);
-        return node == 0 ? null : new HnswNodeView(ReadNode(pages, node).Span, Definition.Dimensions).Vector.ToArray();
-    }
+    /// <summary>The vector node <paramref name="nodeId"/> holds (as searched: normalized for cosine), or null when there is no such node.</summary>
+    public float[]? FindNodeVector(IPageReader pages, uint nodeId) =>
+        TryReadNode(pages, nodeId, out var record) ? new HnswNodeView(record.Span, Definition.Dimensions).Vector.ToArray() : null;
 
     internal HnswMeta ReadMeta(IPageReader pages)
     {

@@ -7,13 +7,16 @@ namespace BLite.Core.Vectors;
 /// An in-memory, read-only copy of one committed version of an HNSW graph, laid out for the walk:
 /// every vector in one contiguous array and every neighbour list as dense slot numbers, so
 /// visiting a node is array arithmetic instead of a B+ tree descent per node. It holds the stored
-/// float32 vectors unchanged, so a search over it computes exactly the distances (and returns
-/// exactly the results) of the same search over the pages. It belongs to one snapshot sequence of
-/// one engine and is never changed; a later commit makes a new one (<see cref="HnswWalkCopies"/>).
+/// float32 vectors unchanged and their 8-bit codes (<see cref="ScalarCodes"/>): a search walks the
+/// codes and re-ranks what it found with the float32 vectors, or walks the float32 vectors and
+/// then computes exactly the distances (and returns exactly the results) of the same search over
+/// the pages. It belongs to one snapshot sequence of one engine and is never changed; a later
+/// commit makes a new one (<see cref="HnswWalkCopies"/>).
 /// </summary>
 internal sealed partial class HnswWalkCopy
 {
     private readonly float[] _vectors;
+    private readonly ScalarCodes _codes;
     private readonly byte[][] _keys;
     private readonly int[] _levelZeroStart;
     private readonly int[] _levelZeroLinks;
@@ -27,6 +30,7 @@ internal sealed partial class HnswWalkCopy
         _dimensions = dimensions;
         _metric = metric;
         _vectors = vectors;
+        _codes = ScalarCodes.Build(vectors, keys.Length, dimensions, metric);
         _keys = keys;
         _levelZeroStart = levelZeroStart;
         _levelZeroLinks = levelZeroLinks;
@@ -44,6 +48,9 @@ internal sealed partial class HnswWalkCopy
     public long Snapshot { get; }
 
     public int Count => _keys.Length;
+
+    /// <summary>Memory held by the vectors, their codes and the links (keys not counted).</summary>
+    public long Bytes => ((long)_vectors.Length * sizeof(float)) + _codes.Bytes + ((long)(_levelZeroLinks.Length + _levelZeroStart.Length) * sizeof(int));
 
     /// <summary>Reads the whole graph of <paramref name="pages"/> (one ordered scan of its node records).</summary>
     public static HnswWalkCopy Build(BTree tree, IPageReader pages, HnswMeta meta, VectorIndexDefinition definition, long snapshot)

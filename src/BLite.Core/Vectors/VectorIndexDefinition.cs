@@ -20,17 +20,10 @@ public sealed record VectorIndexDefinition
         CatalogNames.Validate(name, "index name");
         ArgumentNullException.ThrowIfNull(fieldPath);
         Query.FieldPath.ParseIndexPath(fieldPath);
-        ArgumentOutOfRangeException.ThrowIfLessThan(dimensions, 1);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(dimensions, MaxDimensions);
-        if (!Enum.IsDefined(metric))
-        {
-            throw new ArgumentOutOfRangeException(nameof(metric), metric, "Unknown vector metric.");
-        }
-
-        ArgumentOutOfRangeException.ThrowIfLessThan(m, 2);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(m, 100);
-        ArgumentOutOfRangeException.ThrowIfLessThan(efConstruction, m);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(efConstruction, 4096);
+        Require(dimensions is >= 1 and <= MaxDimensions, name, fieldPath, $"dimensions must be 1 to {MaxDimensions}, not {dimensions}");
+        Require(Enum.IsDefined(metric), name, fieldPath, $"the metric {(int)metric} is not one of Cosine, DotProduct, Euclidean");
+        Require(m is >= 2 and <= 100, name, fieldPath, $"m must be 2 to 100, not {m}");
+        Require(efConstruction >= m && efConstruction <= 4096, name, fieldPath, $"efConstruction must be m ({m}) to 4096, not {efConstruction}");
         Name = name;
         FieldPath = fieldPath;
         Dimensions = dimensions;
@@ -50,6 +43,14 @@ public sealed record VectorIndexDefinition
     public int M { get; }
 
     public int EfConstruction { get; }
+
+    private static void Require(bool valid, string name, string fieldPath, string problem)
+    {
+        if (!valid)
+        {
+            throw new BLiteVectorException($"Vector index '{name}' on '{fieldPath}': {problem}.");
+        }
+    }
 
     public override string ToString() =>
         $"{Name} ({FieldPath}) vector {Dimensions}d {Metric}, M {M}, efConstruction {EfConstruction}";

@@ -9,7 +9,8 @@ namespace BLite.Core.Vectors;
 /// <summary>A nearest-neighbour query: the k documents nearest to a vector, optionally among those a filter accepts.</summary>
 /// <param name="FieldPath">The indexed vector path (the index is found by it).</param>
 /// <param name="Ef">The HNSW search beam; null for <see cref="VectorSearch.DefaultEf"/>. Always at least k.</param>
-internal sealed record VectorQuery(string FieldPath, float[] Vector, int K, QueryFilter? Filter = null, int? Ef = null);
+/// <param name="WalkCodes">Whether a walk copy's search compares 8-bit codes and re-ranks (the default), or float32 vectors (to compare the two).</param>
+internal sealed record VectorQuery(string FieldPath, float[] Vector, int K, QueryFilter? Filter = null, int? Ef = null, bool WalkCodes = true);
 
 /// <summary>One result: the document's bytes and its distance to the query vector.</summary>
 internal readonly record struct VectorResult(ReadOnlyMemory<byte> Document, float Distance);
@@ -61,9 +62,11 @@ internal static class VectorSearch
 {
     public const int DefaultEf = 64;
 
-    public static VectorPlan Plan(RawCollection collection, IPageReader pages, VectorQuery query)
+    public static VectorPlan Plan(RawCollection collection, IPageReader pages, VectorQuery query) =>
+        Plan(collection, pages, query, FindIndex(collection, pages, query.FieldPath));
+
+    private static VectorPlan Plan(RawCollection collection, IPageReader pages, VectorQuery query, Collections.Catalog.VectorIndexInfo index)
     {
-        var index = FindIndex(collection, pages, query.FieldPath);
         if (query.K < 1)
         {
             throw new ArgumentOutOfRangeException(nameof(query), query.K, "A nearest-neighbour query needs k of at least 1.");
@@ -84,8 +87,8 @@ internal static class VectorSearch
 
     public static List<VectorResult> Execute(RawCollection collection, IPageReader pages, VectorQuery query, IReadOnlyList<BsonValue>? parameters = null)
     {
-        var plan = Plan(collection, pages, query);
         var index = FindIndex(collection, pages, query.FieldPath);
+        var plan = Plan(collection, pages, query, index);
         var graph = index.Open();
         var vector = new float[index.Definition.Dimensions];
         VectorDistance.Prepare(index.Definition, query.Vector, vector, "The query vector");
@@ -103,7 +106,7 @@ internal static class VectorSearch
         else
         {
             var accept = CreateFilter(collection, pages, query.Filter, parameters);
-            matches = graph.Search(pages, vector, query.K, plan.Ef, accept, out _);
+            matches = graph.Search(pages, vector, query.K, plan.Ef, accept, out _, query.WalkCodes);
             if (matches.Count < query.K && graph.Count(pages) > matches.Count)
             {
                 matches = graph.ExactSearch(pages, vector, query.K, accept);

@@ -30,7 +30,7 @@ public class EncryptionCommandTests
 
         var info = BliteProcess.Run("info", path);
         CliAssert.Succeeded(info);
-        Assert.Contains("encrypted BLite database, encryption format 1", info.Stdout, StringComparison.Ordinal);
+        Assert.Contains("encrypted BLite database, encryption format 2", info.Stdout, StringComparison.Ordinal);
         Assert.Contains("AES-256-GCM under a 32-byte key", info.Stdout, StringComparison.Ordinal);
 
         CliAssert.FailedWithOneLine(BliteProcess.Run("collections", path), 3, "is encrypted");
@@ -76,6 +76,27 @@ public class EncryptionCommandTests
         CliAssert.FailedWithOneLine(BliteProcess.Run("collections", path, "--key-file", bad), 3, "does not hold a 32-byte key");
         CliAssert.FailedWithOneLine(BliteProcess.Run("rekey", path, "--key-file", bad), 3, "does not hold a 32-byte key");
         CliAssert.FailedWithOneLine(BliteProcess.RunWith(Env(("BLITE_KEY", Convert.ToHexString(OldKey))), "rekey", path), 1, "no new key");
+    }
+
+    [Fact]
+    public void A_password_from_the_environment_encrypts_and_opens_and_two_keys_at_once_are_refused()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File("shop.blite");
+        TestDatabases.CreateShop(path, orders: 10);
+        var before = TestDatabases.ReadAll(path, "orders");
+        Assert.True(Contains(File.ReadAllBytes(path), "c7@example.com"));
+
+        CliAssert.Succeeded(BliteProcess.RunWith(Env(("BLITE_NEW_PASSWORD", "correct horse battery")), "rekey", path));
+        Assert.False(Contains(File.ReadAllBytes(path), "c7@example.com"));
+        Assert.Contains("a password (PBKDF2-HMAC-SHA256, 600,000 iterations)", BliteProcess.Run("info", path).Stdout, StringComparison.Ordinal);
+
+        CliAssert.FailedWithOneLine(BliteProcess.RunWith(Env(("BLITE_PASSWORD", "wrong horse battery")), "collections", path), 3, "Wrong key");
+        var listed = BliteProcess.RunWith(Env(("BLITE_PASSWORD", "correct horse battery")), "collections", path);
+        CliAssert.Succeeded(listed);
+        Assert.Contains("orders", listed.Stdout, StringComparison.Ordinal);
+        CliAssert.FailedWithOneLine(BliteProcess.RunWith(Env(("BLITE_PASSWORD", "correct horse battery"), ("BLITE_KEY", Convert.ToHexString(OldKey))), "collections", path), 1, "give one key");
+        Assert.Equal(before, TestDatabases.ReadAll(path, "orders", BLiteEncryption.WithPassword("correct horse battery")));
     }
 
     [Fact]

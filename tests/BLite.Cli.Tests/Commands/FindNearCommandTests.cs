@@ -66,4 +66,41 @@ public class FindNearCommandTests
 
         CliAssert.FailedWithOneLine(result, 1, "'k'");
     }
+
+    [Fact]
+    public void Vectors_are_exported_as_mongodb_binary_vectors_and_import_back_into_the_index()
+    {
+        using var directory = new TempDirectory();
+        var path = CreateNotes(directory);
+        var dump = directory.File("notes.bson");
+
+        CliAssert.Succeeded(BliteProcess.Run("export", path, "notes", "--output", dump));
+        CliAssert.Succeeded(BliteProcess.Run("export", path, "notes", "--output", directory.File("notes.jsonl")));
+
+        List<BsonDocument> exported;
+        using (var stream = File.OpenRead(dump))
+        {
+            exported = Bson.Interop.StandardBsonReader.ReadDocuments(stream).ToList();
+        }
+
+        Assert.Equal(30, exported.Count);
+        var seventh = exported.Single(d => d["_id"].AsInt32 == 7)["embedding"];
+        Assert.Equal(BsonBinarySubtype.Vector, seventh.BinarySubtype);
+        // MongoDB's layout: dtype 0x27 (float32), padding 0, then little-endian floats.
+        Assert.Equal([0x27, 0x00, 0x00, 0x00, 0xE0, 0x40, 0, 0, 0, 0, 0, 0, 0, 0], seventh.AsBinary);
+        Assert.Contains("\"subType\":\"09\"", File.ReadAllLines(directory.File("notes.jsonl"))[0], StringComparison.Ordinal);
+
+        var target = directory.File("copy.blite");
+        using (var database = Core.DocumentDatabase.Open(target))
+        {
+            using var write = database.BeginWrite();
+            database.GetRawCollection("notes").EnsureVectorIndex(write, new VectorIndexDefinition("by_embedding", "embedding", 3, VectorMetric.Euclidean));
+            write.Commit();
+        }
+
+        CliAssert.Succeeded(BliteProcess.Run("import", target, "notes", dump));
+        var near = BliteProcess.Run("find", target, "notes", "--near", """{"path":"embedding","vector":[7.1,0,0],"k":2}""");
+        CliAssert.Succeeded(near);
+        Assert.Equal([7, 8], near.StdoutLines.Select(line => BsonDocument.Parse(line)["_id"].AsInt32));
+    }
 }

@@ -37,4 +37,24 @@ public sealed class BsonDocumentVectorSearchTests : IDisposable
         var error = Assert.Throws<JsonFilterException>(() => items.NearestTo("""{ "path": "embedding", "vector": [1, 0], "k": 3, "limit": 2 }"""));
         Assert.Contains("'limit'", error.Message, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void A_vector_index_with_an_unknown_metric_or_bad_parameters_is_refused_and_nothing_is_created()
+    {
+        var items = _db.Database.GetCollection("items");
+        items.Insert(new BsonDocument { ["_id"] = 1, ["embedding"] = BsonVector.FromFloat32([1f, 0f]) });
+
+        var metric = Assert.Throws<BLiteVectorException>(() => items.EnsureVectorIndex("by_embedding", "embedding", dimensions: 2, (VectorMetric)42));
+        Assert.Contains("metric 42", metric.Message, StringComparison.Ordinal);
+        Assert.Contains("'by_embedding'", metric.Message, StringComparison.Ordinal);
+        Assert.Throws<BLiteVectorException>(() => items.EnsureVectorIndex("by_embedding", "embedding", dimensions: 0));
+        Assert.Throws<BLiteVectorException>(() => items.EnsureVectorIndex("by_embedding", "embedding", dimensions: 2, VectorMetric.Cosine, m: 1));
+        Assert.Throws<BLiteVectorException>(() => items.EnsureVectorIndex("by_embedding", "embedding", dimensions: 2, VectorMetric.Cosine, m: 16, efConstruction: 8));
+        var wrongDimensions = Assert.Throws<BLiteVectorException>(() => items.EnsureVectorIndex("by_embedding", "embedding", dimensions: 3));
+        Assert.Contains("2 dimensions", wrongDimensions.Message, StringComparison.Ordinal);
+
+        var missing = Assert.Throws<BLiteException>(() => items.NearestTo("""{ "path": "embedding", "vector": [1, 0], "k": 1 }"""));
+        Assert.Contains("no vector index on 'embedding'", missing.Message, StringComparison.Ordinal);
+        Assert.Equal(1, items.Count());
+    }
 }

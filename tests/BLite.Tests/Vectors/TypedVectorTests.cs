@@ -136,10 +136,35 @@ public sealed class TypedVectorTests
             nan[2] = float.NaN;
             Assert.Throws<BLiteVectorException>(() => db.Notes.Insert(new Note { Id = 101, Embedding = nan }));
 
+            var infinite = new float[NotesContext.Dimensions];
+            infinite[5] = float.NegativeInfinity;
+            var update = Assert.Throws<BLiteVectorException>(() => db.Notes.Update(new Note { Id = 1, Folder = "changed", Embedding = infinite }));
+            Assert.Contains("component 5", update.Message, StringComparison.Ordinal);
+
             Assert.Equal(10, db.Notes.Count());
             Assert.Null(db.Notes.FindById(100));
+            Assert.NotEqual("changed", db.Notes.FindById(1)!.Folder);
+            var query = new float[NotesContext.Dimensions];
+            query[0] = float.NaN;
+            Assert.Throws<BLiteVectorException>(() => db.Notes.Query().NearestTo(n => n.Embedding, query, k: 3).ToList());
+            var shortQuery = Assert.Throws<BLiteVectorException>(() => db.Notes.Query().NearestTo(n => n.Embedding, new float[2], k: 3).ToList());
+            Assert.Contains("2 dimensions", shortQuery.Message, StringComparison.Ordinal);
             Assert.True(db.Database.Verify().IsValid);
         }
+    }
+
+    [Fact]
+    public void A_vector_index_declared_with_a_bad_metric_or_parameters_is_refused_where_it_is_declared()
+    {
+        var entity = new ModelBuilder().Entity<Note>();
+
+        var metric = Assert.Throws<BLiteVectorException>(() => entity.HasVectorIndex(n => n.Embedding, 8, (VectorMetric)7));
+        Assert.Contains("metric 7", metric.Message, StringComparison.Ordinal);
+        Assert.Throws<BLiteVectorException>(() => entity.HasVectorIndex(n => n.Embedding, dimensions: 0));
+        Assert.Throws<BLiteVectorException>(() => entity.HasVectorIndex(n => n.Embedding, 8, VectorMetric.Cosine, m: 101));
+        var ef = Assert.Throws<BLiteVectorException>(() => entity.HasVectorIndex(n => n.Thumbnail, 8, VectorMetric.Cosine, m: 16, efConstruction: 4));
+        Assert.Contains("efConstruction", ef.Message, StringComparison.Ordinal);
+        Assert.Empty(entity.VectorIndexes);
     }
 
     [Fact]

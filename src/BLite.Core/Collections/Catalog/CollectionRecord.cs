@@ -164,7 +164,7 @@ internal static class CollectionRecord
 
             return new CollectionInfo(name, id, primaryRoot, statsPage, indexes, vectorIndexes, changeFeed);
         }
-        catch (Exception ex) when (ex is ArgumentException or IndexOutOfRangeException or ArgumentOutOfRangeException)
+        catch (Exception ex) when (ex is ArgumentException or IndexOutOfRangeException or ArgumentOutOfRangeException or BLiteVectorException)
         {
             throw Corrupt(name, filePath, ex.Message);
         }

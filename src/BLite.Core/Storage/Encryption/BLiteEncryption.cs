@@ -47,7 +47,11 @@ public sealed class BLiteEncryption
         return new BLiteEncryption(null, password, null);
     }
 
-    /// <summary>Asks <paramref name="provider"/> for the 32-byte key on every open.</summary>
+    /// <summary>
+    /// Asks <paramref name="provider"/> for the 32-byte key on every open. A provider that also
+    /// implements <see cref="IRollbackCounter"/> keeps each checkpoint's counter, and an open of a
+    /// database older than that counter is refused.
+    /// </summary>
     public static BLiteEncryption WithKeyProvider(IKeyProvider provider)
     {
         ArgumentNullException.ThrowIfNull(provider);
@@ -55,6 +59,9 @@ public sealed class BLiteEncryption
     }
 
     internal bool UsesPassword => _password is not null;
+
+    /// <summary>The key provider's rollback counter, when it keeps one.</summary>
+    internal IRollbackCounter? RollbackCounter => _provider as IRollbackCounter;
 
     /// <summary>The master key for a database whose header holds <paramref name="salt"/> and <paramref name="iterations"/> (used for passwords only).</summary>
     internal byte[] DeriveKey(string databasePath, ReadOnlySpan<byte> salt, int iterations)

@@ -9,36 +9,68 @@ namespace BLite.Core.Storage.Encryption;
 /// The write-ahead log of an encrypted database. The layout stays that of a plain log (40-byte
 /// header, frames of 32 + P bytes) and the engine sees plain frames; on the device each frame's
 /// page image is encrypted (<see cref="PageCipher"/>) with associated data binding the database id,
-/// the frame's index and every field of its header (page id, commit flag, commit sequence,
-/// generation, salt, durable count), and the header's chained checksum, computed by the engine
+/// the frame's index, every field of its header (page id, commit flag, commit sequence,
+/// generation, salt, durable count) and the file's checkpoint counter the log was started under
+/// (<see cref="VersionRecord.SealingCounterFor"/>), so a log only authenticates next to the file
+/// state it continues; the header's chained checksum, computed by the engine
 /// over the plain page trailer, is stored masked so it reveals nothing of the plaintext.
 /// Whatever is not a whole frame of a live generation (the log header, zeros written ahead of
 /// the appends) passes through unchanged; it holds nothing secret.
 /// </summary>
 internal sealed class EncryptedWalDevice : IStorageDevice
 {
-    /// <summary>Kind 2, version 1, two zero bytes, database id, frame index, frame header bytes [0, 28).</summary>
-    private const int AssociatedDataSize = 20 + ChecksumOffset;
+    /// <summary>Kind 2, format version, two zero bytes, database id, frame index, sealing counter, frame header bytes [0, 28).</summary>
+    private const int AssociatedDataSize = 28 + ChecksumOffset;
     private const int ChecksumOffset = 28;
     private const byte FrameKind = 2;
 
+    /// <summary>The log header's reserved field, which an encrypted log fills with its binding MAC.</summary>
+    private const int BindingOffset = 32;
+
     private readonly IStorageDevice _inner;
-    private PageCipher _cipher;
+    private readonly EncryptedFileDevice _file;
     private readonly int _pageSize;
     private readonly int _frameSize;
+    private readonly Lock _bindingLock = new();
+    private uint _generation;
+    private uint _salt;
+    private long _sealedFrames;
+    private LogBinding _durable;
 
-    public EncryptedWalDevice(IStorageDevice inner, PageCipher cipher, int pageSize)
+    /// <summary>Seals frames with <paramref name="file"/>'s cipher (the current one, after a key rotation too) and registers as its log.</summary>
+    public EncryptedWalDevice(IStorageDevice inner, EncryptedFileDevice file)
     {
         _inner = inner;
-        _cipher = cipher;
-        _pageSize = pageSize;
-        _frameSize = WalFormat.FrameSize(pageSize);
+        _file = file;
+        _pageSize = file.PageSize;
+        _frameSize = WalFormat.FrameSize(_pageSize);
+        file.Log = this;
     }
 
     public string Name => _inner.Name;
 
-    /// <summary>Seals frames written from now on with <paramref name="cipher"/> (key rotation; the log holds no frame then).</summary>
-    public void UseCipher(PageCipher cipher) => Volatile.Write(ref _cipher, cipher);
+    /// <summary>
+    /// The log's generation and salt, and how many of its frames are on disk. Frames only read so
+    /// far (recovery reads a log a crashed process wrote) are flushed first, so they count too.
+    /// </summary>
+    public LogBinding FlushedBinding()
+    {
+        lock (_bindingLock)
+        {
+            if (_durable.DurableFrames == _sealedFrames)
+            {
+                return _durable;
+            }
+        }
+
+        Flush();
+        lock (_bindingLock)
+        {
+            return _durable;
+        }
+    }
+
+    private PageCipher Cipher => _file.Cipher;
 
     public long Length => _inner.Length;
 
@@ -56,6 +88,11 @@ internal sealed class EncryptedWalDevice : IStorageDevice
                 {
                     var count = (int)Math.Min(remaining.Length, WalFormat.HeaderSize - position);
                     var read = _inner.Read(position, remaining[..count]);
+                    if (position == 0 && read == WalFormat.HeaderSize)
+                    {
+                        ObserveHeader(remaining[..read]);
+                    }
+
                     total += read;
                     if (read < count)
                     {
@@ -72,7 +109,7 @@ internal sealed class EncryptedWalDevice : IStorageDevice
                 frame ??= ArrayPool<byte>.Shared.Rent(_frameSize);
                 var available = within + wanted <= WalFormat.FrameHeaderSize
                     ? ReadFrameHeader(frameStart, index, frame)
-                    : ReadFrame(frameStart, index, frame);
+                    : ReadFrame(frameStart, index, frame, out _);
                 var copied = Math.Clamp(available - within, 0, wanted);
                 frame.AsSpan(within, copied).CopyTo(remaining);
                 total += copied;
@@ -95,6 +132,11 @@ internal sealed class EncryptedWalDevice : IStorageDevice
 
     public void Write(long offset, ReadOnlySpan<byte> source)
     {
+        if (offset == 0 && source.Length >= WalFormat.HeaderSize)
+        {
+            ObserveHeader(source);
+        }
+
         var stored = ArrayPool<byte>.Shared.Rent(source.Length);
         try
         {
@@ -147,7 +189,103 @@ internal sealed class EncryptedWalDevice : IStorageDevice
         }
     }
 
-    public void Flush() => _inner.Flush();
+    public void Flush()
+    {
+        LogBinding seen;
+        lock (_bindingLock)
+        {
+            seen = new LogBinding(_generation, _salt, _sealedFrames);
+        }
+
+        _inner.Flush();
+        lock (_bindingLock)
+        {
+            if (seen.Generation == _generation && seen.Salt == _salt)
+            {
+                _durable = seen;
+            }
+        }
+    }
+
+    private bool HoldsBaseFrame(long index, VersionRecord record)
+    {
+        var frame = ArrayPool<byte>.Shared.Rent(_frameSize);
+        try
+        {
+            var frameHeader = frame.AsSpan(0, WalFormat.FrameHeaderSize);
+            return ReadFrame(WalFormat.HeaderSize + (index * _frameSize), index, frame, out var authentic) == _frameSize && authentic
+                && WalFormat.FrameGeneration(frameHeader) == record.BaseGeneration && WalFormat.FrameSalt(frameHeader) == record.BaseSalt;
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(frame);
+        }
+    }
+
+    /// <summary>Stores in the header's reserved field the MAC binding it to the file state it continues, and re-seals the header's CRC.</summary>
+    private void BindHeader(Span<byte> header)
+    {
+        var counter = _file.Record.SealingCounterFor(BinaryPrimitives.ReadUInt32LittleEndian(header[24..]), BinaryPrimitives.ReadUInt32LittleEndian(header[28..]));
+        BinaryPrimitives.WriteUInt32LittleEndian(header[BindingOffset..], Cipher.LogHeaderTag(header, counter));
+        BinaryPrimitives.WriteUInt32LittleEndian(header[36..], Crc32C.Compute(header[..36]));
+    }
+
+    /// <summary>
+    /// Refuses, at open, a log that was started beside another state of the file (an older or a
+    /// newer copy of either file put back) and still holds frames of its own: replaying them would
+    /// mix two states. A log without such frames has nothing to replay and is simply restarted.
+    /// </summary>
+    public void CheckBelongsToFile(string databasePath)
+    {
+        Span<byte> header = stackalloc byte[WalFormat.HeaderSize];
+        if (_inner.Read(0, header) < header.Length || !header[..8].SequenceEqual(WalFormat.Magic)
+            || WalFormat.HeaderChecksum(header) != Crc32C.Compute(header[..36]))
+        {
+            return;
+        }
+
+        var generation = BinaryPrimitives.ReadUInt32LittleEndian(header[24..]);
+        var salt = BinaryPrimitives.ReadUInt32LittleEndian(header[28..]);
+        var expected = Cipher.LogHeaderTag(header, _file.Record.SealingCounterFor(generation, salt));
+        if (BinaryPrimitives.ReadUInt32LittleEndian(header[BindingOffset..]) == expected)
+        {
+            return;
+        }
+
+        Span<byte> firstFrame = stackalloc byte[WalFormat.FrameHeaderSize];
+        if (_inner.Read(WalFormat.HeaderSize, firstFrame) == firstFrame.Length
+            && WalFormat.FrameGeneration(firstFrame) == generation && WalFormat.FrameSalt(firstFrame) == salt)
+        {
+            throw new BLiteCorruptionException(databasePath, null, $"its write-ahead log '{Name}' was started beside another state of the database file (one of the two files was replaced by an older or newer copy of itself); replaying it would mix two states, so it was refused.");
+        }
+    }
+
+    /// <summary>
+    /// Refuses, at open, the log a crash left behind between a checkpoint's commit and the log's
+    /// restart when it is an older copy of that log: it must still hold the last frame the
+    /// checkpoint knew to be on disk, or replaying it would roll pages back.
+    /// </summary>
+    public void CheckAgainstCommittedBase(string databasePath)
+    {
+        var record = _file.Record;
+        Span<byte> header = stackalloc byte[WalFormat.HeaderSize];
+        if (record.BaseDurableFrames == 0 || _inner.Read(0, header) < header.Length || !header[..8].SequenceEqual(WalFormat.Magic)
+            || BinaryPrimitives.ReadUInt32LittleEndian(header[24..]) != record.BaseGeneration
+            || BinaryPrimitives.ReadUInt32LittleEndian(header[28..]) != record.BaseSalt)
+        {
+            return;
+        }
+
+        // A log whose first frame is gone (the checkpoint shrank the log before restarting it)
+        // replays nothing, which is safe; only a prefix of it would replay older versions.
+        var index = record.BaseDurableFrames - 1;
+        if (!HoldsBaseFrame(0, record) || HoldsBaseFrame(index, record))
+        {
+            return;
+        }
+
+        throw new BLiteCorruptionException(databasePath, null, $"its write-ahead log '{Name}' is the log its last checkpoint copied from, but no longer holds that log's frame {index}, which the checkpoint knew to be on disk: it was replaced by an older copy of itself, and replaying it would roll pages back to older versions.");
+    }
 
     public void SetLength(long length) => _inner.SetLength(length);
 
@@ -157,6 +295,10 @@ internal sealed class EncryptedWalDevice : IStorageDevice
     private void Seal(long offset, ReadOnlySpan<byte> source, Span<byte> stored)
     {
         source.CopyTo(stored);
+        if (offset == 0 && stored.Length >= WalFormat.HeaderSize && stored[..8].SequenceEqual(WalFormat.Magic))
+        {
+            BindHeader(stored[..WalFormat.HeaderSize]);
+        }
         Span<byte> associatedData = stackalloc byte[AssociatedDataSize];
         var firstIndex = Math.Max(0, (offset - WalFormat.HeaderSize + _frameSize - 1) / _frameSize);
         for (var index = firstIndex; ; index++)
@@ -176,8 +318,9 @@ internal sealed class EncryptedWalDevice : IStorageDevice
             var pageId = WalFormat.FramePageId(header);
             WriteAssociatedData(associatedData, index, header);
             var image = (int)start + WalFormat.FrameHeaderSize;
-            _cipher.Encrypt(source.Slice(image, _pageSize), stored.Slice(image, _pageSize), pageId, associatedData);
+            Cipher.Encrypt(source.Slice(image, _pageSize), stored.Slice(image, _pageSize), pageId, associatedData);
             MaskChecksum(stored.Slice((int)start, WalFormat.FrameHeaderSize), associatedData);
+            NoteFrame(header, index);
         }
     }
 
@@ -197,8 +340,9 @@ internal sealed class EncryptedWalDevice : IStorageDevice
     }
 
     /// <summary>Reads and decrypts frame <paramref name="index"/> into <paramref name="frame"/>; returns the bytes available.</summary>
-    private int ReadFrame(long frameStart, long index, byte[] frame)
+    private int ReadFrame(long frameStart, long index, byte[] frame, out bool authentic)
     {
+        authentic = false;
         var stored = ArrayPool<byte>.Shared.Rent(_frameSize);
         try
         {
@@ -215,7 +359,12 @@ internal sealed class EncryptedWalDevice : IStorageDevice
             WriteAssociatedData(associatedData, index, header);
             header.CopyTo(frame);
             MaskChecksum(frame.AsSpan(0, WalFormat.FrameHeaderSize), associatedData);
-            _cipher.TryDecrypt(raw[WalFormat.FrameHeaderSize..], frame.AsSpan(WalFormat.FrameHeaderSize, _pageSize), WalFormat.FramePageId(header), associatedData);
+            authentic = Cipher.TryDecrypt(raw[WalFormat.FrameHeaderSize..], frame.AsSpan(WalFormat.FrameHeaderSize, _pageSize), WalFormat.FramePageId(header), associatedData);
+            if (authentic)
+            {
+                NoteFrame(header, index);
+            }
+
             return read;
         }
         finally
@@ -229,15 +378,51 @@ internal sealed class EncryptedWalDevice : IStorageDevice
         associatedData.Clear();
         associatedData[0] = FrameKind;
         associatedData[1] = (byte)EncryptionHeader.FormatVersion;
-        BinaryPrimitives.WriteUInt64LittleEndian(associatedData[4..], _cipher.DatabaseId);
+        BinaryPrimitives.WriteUInt64LittleEndian(associatedData[4..], Cipher.DatabaseId);
         BinaryPrimitives.WriteInt64LittleEndian(associatedData[12..], index);
-        frameHeader[..ChecksumOffset].CopyTo(associatedData[20..]);
+        var sealingCounter = _file.Record.SealingCounterFor(WalFormat.FrameGeneration(frameHeader), WalFormat.FrameSalt(frameHeader));
+        BinaryPrimitives.WriteInt64LittleEndian(associatedData[20..], sealingCounter);
+        frameHeader[..ChecksumOffset].CopyTo(associatedData[28..]);
+    }
+
+    /// <summary>A log header written (a restart) or read (an open): frames are counted afresh for it.</summary>
+    private void ObserveHeader(ReadOnlySpan<byte> header)
+    {
+        if (!header[..8].SequenceEqual(WalFormat.Magic))
+        {
+            return;
+        }
+
+        var generation = BinaryPrimitives.ReadUInt32LittleEndian(header[24..]);
+        var salt = BinaryPrimitives.ReadUInt32LittleEndian(header[28..]);
+        lock (_bindingLock)
+        {
+            if (generation != _generation || salt != _salt)
+            {
+                _generation = generation;
+                _salt = salt;
+                _sealedFrames = 0;
+                _durable = new LogBinding(generation, salt, 0);
+            }
+        }
+    }
+
+    /// <summary>Counts an authentic frame of the current log, written or read: a flush after it makes it count as on disk.</summary>
+    private void NoteFrame(ReadOnlySpan<byte> frameHeader, long index)
+    {
+        lock (_bindingLock)
+        {
+            if (WalFormat.FrameGeneration(frameHeader) == _generation && WalFormat.FrameSalt(frameHeader) == _salt)
+            {
+                _sealedFrames = Math.Max(_sealedFrames, index + 1);
+            }
+        }
     }
 
     /// <summary>XORs the checksum field with a mask of the frame's place (its own inverse).</summary>
     private void MaskChecksum(Span<byte> frameHeader, ReadOnlySpan<byte> associatedData)
     {
-        var checksum = WalFormat.FrameChecksum(frameHeader) ^ _cipher.ChecksumMask(associatedData);
+        var checksum = WalFormat.FrameChecksum(frameHeader) ^ Cipher.ChecksumMask(associatedData);
         WalFormat.SetFrameChecksum(frameHeader, checksum);
     }
 }

@@ -6,11 +6,12 @@ namespace BLite.Core.Storage.Encryption;
 /// <summary>
 /// The one page of an encrypted database that is not encrypted: the first P bytes of the file,
 /// before the encrypted page array. It says what the file is and lets the right key be told from
-/// a wrong one, and nothing else (docs/encryption.md).
+/// a wrong one, and nothing else (docs/encryption.md). Bytes [0, 68) never change after creation;
+/// the two <see cref="VersionRecord"/> slots at bytes 1024 and 2048 are MACed with the key.
 /// <code>
 /// offset  size  field
 ///  0      8     magic "BLiteENC"
-///  8      4     encryption format version (1)
+///  8      4     encryption format version (2; format 1 had no version map)
 /// 12      4     page size P
 /// 16      8     database id (bound into every page's and frame's associated data)
 /// 24      4     key source: 0 = a key (given or from a key provider), 1 = PBKDF2-HMAC-SHA256 password
@@ -18,12 +19,17 @@ namespace BLite.Core.Storage.Encryption;
 /// 32     16     salt (random at creation; PBKDF2 salt and key-check input)
 /// 48     16     key check: HMAC-SHA256(key, "BLite key check v1" || database id || salt), first 16 bytes
 /// 64      4     CRC-32C of bytes [0, 64)
-/// 68      ...   zeros up to P
+/// 68      ...   zeros up to byte 1024
+/// 1024  104     version record, slot 0
+/// 2048  104     version record, slot 1 (zeros up to P around both)
 /// </code>
 /// </summary>
 internal sealed class EncryptionHeader
 {
-    public const uint FormatVersion = 1;
+    public const uint FormatVersion = 2;
+
+    /// <summary>The first format, without a version map: refused (docs/encryption.md says how to move such a file on).</summary>
+    public const uint UnversionedFormat = 1;
     public const int Size = 68;
     public const uint KeySourceKey = 0;
     public const uint KeySourcePassword = 1;

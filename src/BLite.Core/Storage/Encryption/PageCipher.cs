@@ -35,8 +35,13 @@ internal sealed class PageCipher : IDisposable
 
     private static ReadOnlySpan<byte> MaskKeyLabel => "BLite wal mask v1"u8;
 
+    private static ReadOnlySpan<byte> HeaderKeyLabel => "BLite header mac v2"u8;
+
+    private static ReadOnlySpan<byte> LogHeaderLabel => "BLite log header v2"u8;
+
     private readonly byte[] _masterKey;
     private readonly byte[] _maskKey = new byte[32];
+    private readonly byte[] _headerKey = new byte[32];
     private readonly ConcurrentDictionary<UInt128, SessionKey> _sessions = new();
     private readonly UInt128 _sessionId;
     private readonly SessionKey _current;
@@ -47,6 +52,7 @@ internal sealed class PageCipher : IDisposable
         _masterKey = masterKey;
         DatabaseId = databaseId;
         HMACSHA256.HashData(masterKey, MaskKeyLabel, _maskKey);
+        HMACSHA256.HashData(masterKey, HeaderKeyLabel, _headerKey);
         Span<byte> session = stackalloc byte[SessionIdSize];
         RandomNumberGenerator.Fill(session);
         _sessionId = BinaryPrimitives.ReadUInt128LittleEndian(session);
@@ -119,15 +125,21 @@ internal sealed class PageCipher : IDisposable
 
         if (!authentic)
         {
-            plain.Clear();
-            PageLayout.Seal(plain, pageId);
-            plain[^1] ^= 0xFF;
+            Refuse(plain, pageId);
             return false;
         }
 
         plain[payload..].Clear();
         PageLayout.Seal(plain, pageId);
         return true;
+    }
+
+    /// <summary>Fills <paramref name="plain"/> with zeros and a trailer that fails the engine's check: what a refused page reads as.</summary>
+    public static void Refuse(Span<byte> plain, uint pageId)
+    {
+        plain.Clear();
+        PageLayout.Seal(plain, pageId);
+        plain[^1] ^= 0xFF;
     }
 
     /// <summary>A 4-byte mask of a WAL frame's chained checksum, unpredictable without the key.</summary>
@@ -137,6 +149,33 @@ internal sealed class PageCipher : IDisposable
         HMACSHA256.HashData(_maskKey, place, mac);
         return BinaryPrimitives.ReadUInt32LittleEndian(mac);
     }
+
+    /// <summary>The MAC of a version record: the clear header it belongs to, then the record's fields.</summary>
+    public void HeaderMac(ReadOnlySpan<byte> clearHeader, ReadOnlySpan<byte> record, Span<byte> mac)
+    {
+        using var hmac = IncrementalHash.CreateHMAC(HashAlgorithmName.SHA256, _headerKey);
+        hmac.AppendData(clearHeader);
+        hmac.AppendData(record);
+        hmac.GetHashAndReset(mac);
+    }
+
+    /// <summary>
+    /// A 4-byte MAC binding a log header (its bytes [0, 32)) to the checkpoint counter of the file
+    /// state the log continues, so a log started beside another version of the file is told apart.
+    /// </summary>
+    public uint LogHeaderTag(ReadOnlySpan<byte> header, long sealingCounter)
+    {
+        Span<byte> input = stackalloc byte[LogHeaderLabel.Length + 32 + 8];
+        LogHeaderLabel.CopyTo(input);
+        header[..32].CopyTo(input[LogHeaderLabel.Length..]);
+        BinaryPrimitives.WriteInt64LittleEndian(input[(LogHeaderLabel.Length + 32)..], sealingCounter);
+        Span<byte> mac = stackalloc byte[32];
+        HMACSHA256.HashData(_headerKey, input, mac);
+        return BinaryPrimitives.ReadUInt32LittleEndian(mac);
+    }
+
+    /// <summary>The first 8 bytes of the GCM tag of a stored page image: what the version map records for it.</summary>
+    public static ulong TagOf(ReadOnlySpan<byte> stored) => BinaryPrimitives.ReadUInt64LittleEndian(stored[^TagSize..]);
 
     public void Dispose()
     {
@@ -148,6 +187,7 @@ internal sealed class PageCipher : IDisposable
         _sessions.Clear();
         CryptographicOperations.ZeroMemory(_masterKey);
         CryptographicOperations.ZeroMemory(_maskKey);
+        CryptographicOperations.ZeroMemory(_headerKey);
     }
 
     private SessionKey GetSession(UInt128 id)

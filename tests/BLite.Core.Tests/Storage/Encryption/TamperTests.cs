@@ -1,4 +1,5 @@
 using BLite.Core.Storage;
+using BLite.Core.Storage.Encryption;
 
 namespace BLite.Core.Tests.Storage.Encryption;
 
@@ -32,11 +33,11 @@ public class TamperTests
         db.Engine.Dispose();
         foreach (var fromEnd in new[] { 40, 25, 3 })
         {
-            FileBytes.Flip(db.Path, StoredOffset(page + 1) - fromEnd);
+            FileBytes.Flip(db.Path, StoredOffset(page) + PageSize - fromEnd);
             db.Reopen();
             ReadFails(db.Engine, page);
             db.Engine.CloseWithoutCheckpoint();
-            FileBytes.Flip(db.Path, StoredOffset(page + 1) - fromEnd);
+            FileBytes.Flip(db.Path, StoredOffset(page) + PageSize - fromEnd);
         }
 
         db.Reopen();
@@ -119,7 +120,7 @@ public class TamperTests
         db.Reopen();
     }
 
-    private static long StoredOffset(uint page) => (page + 1L) * PageSize;
+    private static long StoredOffset(uint page) => EncryptedFileDevice.StoredOffset(page, PageSize);
 
     private static BLiteCorruptionException ReadFails(StorageEngine engine, uint page)
     {
