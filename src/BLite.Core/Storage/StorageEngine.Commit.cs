@@ -86,6 +86,12 @@ internal sealed partial class StorageEngine
                 {
                     _publishedSeq = seq;
                 }
+
+                var oldestLive = OldestLiveSnapshot();
+                for (var i = 0; i < pageIds.Length; i++)
+                {
+                    _pages.DropHidden(pageIds[i], oldestLive);
+                }
             }
 
             checkpointDue = _wal.End >= Options.WalCheckpointThresholdBytes;

@@ -117,11 +117,11 @@ public class PageImageReuseTests
     }
 
     [Fact]
-    public void A_rolled_back_transaction_returns_its_copies_for_reuse()
+    public void A_rolled_back_transaction_returns_its_copies_and_a_commit_returns_the_version_it_hides()
     {
         using var db = new TestDatabase(new StorageOptions { Durability = Durability.Normal, PageSize = PageSize });
         var pages = AllocatePages(db.Engine);
-        var spare = db.Engine.SpareImageCount;
+        var before = db.Engine.SpareImageCount;
         using (var tx = db.Engine.BeginWrite())
         {
             foreach (var page in pages)
@@ -132,15 +132,34 @@ public class PageImageReuseTests
             tx.Rollback();
         }
 
-        Assert.Equal(spare + Pages, db.Engine.SpareImageCount);
+        // The copies took what was spare, and all of them came back.
+        var afterRollback = db.Engine.SpareImageCount;
+        Assert.Equal(before - Math.Min(before, Pages) + Pages, afterRollback);
+
+        // No reader is open: the commit takes one array for its copy and at once returns the
+        // array of the version its new one hides.
         using (var tx = db.Engine.BeginWrite())
         {
             PageData.Stamp(tx, pages[0], 7);
             tx.Commit();
         }
 
-        Assert.Equal(spare + Pages - 1, db.Engine.SpareImageCount);
-        Assert.Equal(7, db.Engine.Read(pages[0], static (reader, id) => PageData.Read(reader, id)));
+        Assert.Equal(afterRollback, db.Engine.SpareImageCount);
+
+        // With a reader on the old snapshot, that version stays (and the reader still sees it).
+        using (var reader = db.Engine.BeginRead())
+        {
+            using (var tx = db.Engine.BeginWrite())
+            {
+                PageData.Stamp(tx, pages[0], 8);
+                tx.Commit();
+            }
+
+            Assert.Equal(afterRollback - 1, db.Engine.SpareImageCount);
+            Assert.Equal(7, PageData.Read(reader, pages[0]));
+        }
+
+        Assert.Equal(8, db.Engine.Read(pages[0], static (reader, id) => PageData.Read(reader, id)));
         Assert.Equal(-1, db.Engine.Read(pages[1], static (reader, id) => PageData.Read(reader, id)));
     }
 

@@ -191,6 +191,34 @@ internal sealed class PageTable
         }
     }
 
+    /// <summary>
+    /// Drops the versions of <paramref name="pageId"/> older than the one
+    /// <paramref name="oldestSnapshot"/> sees: every live snapshot is at or above it, so none can
+    /// see them, and their arrays go back for reuse at once rather than at the next checkpoint.
+    /// Chains with pinned versions are left to <see cref="Prune"/>.
+    /// </summary>
+    public void DropHidden(uint pageId, long oldestSnapshot)
+    {
+        if (_pagesWithPins.Contains(pageId) || !_heads.TryGetValue(pageId, out var version))
+        {
+            return;
+        }
+
+        while (version.Seq > oldestSnapshot && version.Older is { } older)
+        {
+            version = older;
+        }
+
+        var hidden = version.Older;
+        version.Older = null;
+        while (hidden is not null)
+        {
+            var next = hidden.Older;
+            Drop(hidden);
+            hidden = next;
+        }
+    }
+
     public void PrunePinnedPages(ReadOnlySpan<long> snapshots)
     {
         if (_pagesWithPins.Count == 0)
