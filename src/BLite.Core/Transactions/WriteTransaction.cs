@@ -162,9 +162,10 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
             // so it is written (zeroed) anyway, or the file would hold a hole below its page count.
             _dirty[pageId] = ZeroedImage();
         }
-        else
+        else if (_dirty.Remove(pageId, out var copy))
         {
-            _dirty.Remove(pageId);
+            // This transaction's private copy of a page it frees (a B+ tree merge): nobody saw it.
+            _engine.ReturnPageImage(copy);
         }
     }
 
