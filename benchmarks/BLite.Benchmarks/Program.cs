@@ -9,7 +9,8 @@ namespace BLite.Benchmarks;
 /// [--queries Q] [--churn]</c> measures vector search against brute force; <c>changefeed</c> what the
 /// change feed costs (ChangeFeed/ChangeFeedBenchmark); <c>encryption</c> what encryption costs on
 /// writes, plain and encrypted taking turns (Storage/EncryptionWriteComparison); <c>instructions ...</c> is a fixed loop for
-/// counting instructions (Diagnostics/InstructionCountLoop); anything else goes
+/// counting instructions (Diagnostics/InstructionCountLoop); <c>profile ...</c> repeats one query
+/// scenario for a profiler (Diagnostics/QueryProfileLoop); anything else goes
 /// to BenchmarkDotNet, which finds every benchmark class in this assembly (Comparison, Storage,
 /// Indexing, Serialization...), e.g. <c>-- --filter '*'</c> or <c>-- --list flat</c>.
 /// </summary>
@@ -25,6 +26,11 @@ internal static class Program
         if (args.Length > 0 && args[0] == "instructions")
         {
             return Diagnostics.InstructionCountLoop.Run(args[1..]);
+        }
+
+        if (args.Length > 0 && args[0] == "profile")
+        {
+            return Diagnostics.QueryProfileLoop.Run(args[1..]);
         }
 
         if (args.Length > 0 && args[0] == "changefeed")

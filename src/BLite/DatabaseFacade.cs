@@ -9,6 +9,8 @@ namespace BLite;
 /// <see cref="DocumentDbContext.Database"/> as EF Core's <c>context.Database</c> is: its files,
 /// checkpoint, consistency check, statistics, backup, health and the schemaless collections.
 /// Operations that write take part in the context's current transaction, like the collections'.
+/// On a server provider only <see cref="GetCollection"/> applies; the engine's operations throw
+/// <see cref="NotSupportedException"/>.
 /// </summary>
 public sealed class DatabaseFacade
 {
@@ -27,8 +29,8 @@ public sealed class DatabaseFacade
     /// <summary>The write-ahead log's full path (beside the database file); null for an in-memory database.</summary>
     public string? WalPath => Path is null ? null : StorageEngine.WalPathFor(Path);
 
-    /// <summary>True when the database lives in memory only (<see cref="Durability.InMemory"/>).</summary>
-    public bool IsInMemory => Path is null;
+    /// <summary>True when the database lives in memory only (<see cref="Durability.InMemory"/>); false on a server provider.</summary>
+    public bool IsInMemory => Path is null && _context.Store is null;
 
     /// <summary>Page size of this database in bytes, fixed when the file was created.</summary>
     public int PageSize => Engine.Storage.PageSize;
@@ -58,6 +60,11 @@ public sealed class DatabaseFacade
     public BsonDocumentCollection GetCollection(string name)
     {
         ArgumentException.ThrowIfNullOrEmpty(name);
+        if (_context.Store is { } store)
+        {
+            return _schemaless.GetOrAdd(name, static (n, state) => new BsonDocumentCollection(state.Context, n, state.Store.Schemaless(n)), (Context: _context, Store: store));
+        }
+
         var engine = Engine;
         return _schemaless.GetOrAdd(name, static (n, state) => new BsonDocumentCollection(state.Context, state.Engine.GetCollection(n)), (Context: _context, Engine: engine));
     }

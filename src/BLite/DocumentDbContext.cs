@@ -61,6 +61,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
             OnModelCreating(_model);
             CreateCollections();
             _store = provider.Open(this, options.ReadOnly);
+            _facade = new DatabaseFacade(this, null);
             try
             {
                 foreach (var collection in _collections)
@@ -257,7 +258,7 @@ public abstract partial class DocumentDbContext : IDisposable, IAsyncDisposable
         new("This context was created for mapping only and has no database.");
 
     private static NotSupportedException NotEmbedded() =>
-        new("This context runs on a server provider: the embedded engine's file operations (Database, checkpoint, backup, schemaless collections) do not apply to it.");
+        new("This context runs on a server provider: the embedded engine's own operations (files, checkpoint, verify, statistics, backup, change feed, the collection catalog) do not apply to it; Database.GetCollection does.");
 
     private void EnsureSchema(DocumentDatabase database)
     {

@@ -1,7 +1,9 @@
 using System.Linq.Expressions;
+using BLite.Bson;
 using BLite.Core.Query;
 using BLite.Linq.Execution;
 using BLite.Linq.Translation;
+using BLite.Query;
 
 namespace BLite;
 
@@ -17,14 +19,20 @@ public sealed class DocumentProjection<TId, T, TResult>
     private readonly DocumentCollection<TId, T> _collection;
     private readonly ProjectionPlan _plan;
     private readonly LambdaExpression _selector;
+    private readonly object?[] _values;
+    private readonly BsonValue[] _parameters;
     private FieldProjection? _reader;
+    private readonly ProjectedRowReader? _rowReader;
+    private readonly RowConstructor? _constructor;
 
     internal DocumentProjection(DocumentCollection<TId, T> collection, Expression<Func<T, TResult>> selector)
     {
         _collection = collection;
-        _plan = QueryTranslator.TranslateProjection(selector, collection.FieldPaths)
-            ?? throw new NotSupportedException($"The projection '{selector}' cannot be read from stored fields: it uses the whole document, a nested object or a collection. Use Query().Select(...) instead.");
+        _plan = QueryTranslator.TranslateProjection(selector, collection.FieldPaths, out _values, out _parameters, out var blocker)
+            ?? throw new NotSupportedException($"The projection '{selector}' cannot be read from stored fields: {blocker}. Use Query().Select(...) instead.");
         _selector = _plan.PostOperations[0].Lambda!;
+        _rowReader = ProjectedRowReader.TryCreate(collection.Mapper, _plan.Values, _plan.Types, _plan.Names, collection.Documents.Database.Fields, _parameters);
+        _constructor = RowConstructor.Of(_selector, _plan.Types);
     }
 
     /// <summary>The stored fields (and values computed from one) each lookup reads.</summary>
@@ -37,16 +45,24 @@ public sealed class DocumentProjection<TId, T, TResult>
         var found = _collection.Context.Read((Projection: this, Key: key),
             static (pages, s) => s.Projection._collection.Documents.TryReadById(pages, s.Key.Span, s.Projection,
                 static (bytes, projection) => projection.ReadRow(bytes), out var row) ? row : null);
-        result = found is null ? default! : (TResult)ExpressionInterpreter.Invoke(_selector, found, [])!;
+        result = found is null ? default! : Build(found);
         return found is not null;
     }
+
+    private TResult Build(object?[] row) =>
+        (TResult)(_constructor is { } constructor ? constructor.Invoke(row) : ExpressionInterpreter.Invoke(_selector, row, _values))!;
 
     /// <summary>The projected document with this id, or the default of <typeparamref name="TResult"/> (null for classes and anonymous types).</summary>
     public TResult? FindById(TId id) => TryFindById(id, out var result) ? result : default;
 
     private object?[] ReadRow(ReadOnlySpan<byte> document)
     {
-        var reader = _reader ??= new FieldProjection(_plan.Values, _collection.Documents.Database.Fields);
+        if (_rowReader is { } typed)
+        {
+            return typed.Read(document);
+        }
+
+        var reader = _reader ??= new FieldProjection(_plan.Values, _collection.Documents.Database.Fields, _parameters);
         var row = new object?[_plan.Values.Count];
         for (var i = 0; i < row.Length; i++)
         {

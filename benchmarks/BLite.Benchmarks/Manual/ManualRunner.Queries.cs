@@ -24,6 +24,7 @@ internal sealed partial class ManualRunner
             IProjectionPeer[] scanners = [peers[0], peers[2]];
             Compare("scan-status-project", QueryDurability, scanners, p => p.Engine, p => _timer.Operations(int.MaxValue, _ => p.ScanProject()));
             Compare("sum-total-by-status", QueryDurability, scanners, p => p.Engine, p => _timer.Operations(int.MaxValue, _ => p.SumByStatus()));
+            Compare("distinct-status", QueryDurability, scanners, p => p.Engine, p => _timer.Operations(int.MaxValue, _ => p.DistinctStatuses()));
         }
 
         var linked = LinkedDataset.Create(documents);

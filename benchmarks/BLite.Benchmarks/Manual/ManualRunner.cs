@@ -264,8 +264,12 @@ internal sealed partial class ManualRunner : IDisposable
         var result = new ManualResult(scenario, engine, durability, measurement.MedianNsPerOp, measurement.AllocatedBytesPerOp);
         _results.Add(result);
         _log.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"  {scenario,-28} {durability,-8} {engine,-14} {ResultTableWriter.FormatTime(result.MedianNsPerOp),12} {ResultTableWriter.FormatBytes(result.AllocatedBytesPerOp),10}  ({measurement.Operations} ops in {measurement.Turns} turns, {measurement.Elapsed.TotalSeconds:0.0} s)"));
+            $"  {scenario,-28} {durability,-8} {engine,-14} {ResultTableWriter.FormatTime(result.MedianNsPerOp),12} {ResultTableWriter.FormatBytes(result.AllocatedBytesPerOp),10}  ({measurement.Operations} ops in {measurement.Turns} turns, {measurement.Elapsed.TotalSeconds:0.0} s{ThreadCpu(measurement)})"));
     }
+
+    private static string ThreadCpu(Measurement measurement) => measurement.ThreadCpuNsPerOp is { } cpu
+        ? ", client CPU " + ResultTableWriter.FormatTime(cpu) + "/op"
+        : "";
 
     private static List<ManualResult> Ordered(List<ManualResult> results)
     {

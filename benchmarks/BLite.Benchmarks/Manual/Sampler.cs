@@ -13,6 +13,7 @@ internal abstract class Sampler
     private readonly List<double> _samples = [];
     private long _allocatedBytes;
     private long _timedOperations;
+    private long _cpuNs;
     private long _activeTicks;
     private long _sampledTicks;
     private int _turns;
@@ -64,7 +65,9 @@ internal abstract class Sampler
         var last = turnStart;
         for (var taken = 0L; taken < _samplesPerTurn && !IsDone; taken++)
         {
+            var cpuStart = ThreadCpuClock.NowNs();
             var sample = TakeSample();
+            _cpuNs += ThreadCpuClock.NowNs() - cpuStart;
             _samples.Add(sample.NsPerOperation);
             _allocatedBytes += sample.AllocatedBytes;
             _timedOperations += sample.Operations;
@@ -93,7 +96,7 @@ internal abstract class Sampler
         var middle = sorted.Length / 2;
         var median = sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
         return new Measurement(median, (double)_allocatedBytes / _timedOperations, _timedOperations, OperationsConsumed,
-            _turns, Stopwatch.GetElapsedTime(0, _activeTicks));
+            _turns, Stopwatch.GetElapsedTime(0, _activeTicks), ThreadCpuClock.IsAvailable ? (double)_cpuNs / _timedOperations : null);
     }
 
     /// <summary>Runs operations untimed until the code and caches they use are warm.</summary>

@@ -9,7 +9,8 @@ namespace BLite.Benchmarks.Query;
 /// Projections and aggregates pushed down to raw C-BSON (docs/query.md section 5) against SQLite +
 /// JSON doing the same work with <c>json_extract</c>, both in memory, side by side per scenario:
 /// two fields of one order by id, Id and Total of every shipped order through a Status index, and
-/// the total per status over the whole collection. BLite's full FindById is listed beside the
+/// the total per status over the whole collection, the distinct statuses (both engines walk their
+/// Status index). BLite's full FindById is listed beside the
 /// projected lookup to show what not materialising saves. The work itself lives in the peers,
 /// shared with the manual mode.
 /// </summary>
@@ -71,4 +72,10 @@ public class ProjectionBenchmarks
 
     [BenchmarkCategory("sum-total-by-status"), Benchmark(Description = "BLite projected")]
     public decimal BLiteSumByStatus() => _prepared.SumByStatus();
+
+    [BenchmarkCategory("distinct-status"), Benchmark(Baseline = true, Description = "SQLite+JSON SELECT DISTINCT")]
+    public decimal SqliteDistinctStatuses() => _sqlite.DistinctStatuses();
+
+    [BenchmarkCategory("distinct-status"), Benchmark(Description = "BLite index keys")]
+    public decimal BLiteDistinctStatuses() => _prepared.DistinctStatuses();
 }

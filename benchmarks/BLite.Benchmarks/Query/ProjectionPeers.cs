@@ -20,6 +20,9 @@ public interface IProjectionPeer : IDisposable
 
     /// <summary>The total per status over the whole collection.</summary>
     decimal SumByStatus();
+
+    /// <summary>The distinct statuses of the whole collection (an index on Status answers it), as the sum of their lengths.</summary>
+    decimal DistinctStatuses();
 }
 
 /// <summary>BLite in memory with an index on Status; <paramref name="prepared"/> picks <c>Project(...).FindById</c> over LINQ for the lookup.</summary>
@@ -64,6 +67,17 @@ public sealed class BLiteProjectionPeer(IReadOnlyList<CustomerOrder> orders, boo
         return total;
     }
 
+    public decimal DistinctStatuses()
+    {
+        var total = 0m;
+        foreach (var status in _db.Orders.Query().Select(o => o.Status).Distinct())
+        {
+            total += status.Length;
+        }
+
+        return total;
+    }
+
     /// <summary>The whole document by id, for reference beside the projected lookup.</summary>
     public decimal FindById(ObjectId id)
     {
@@ -91,6 +105,7 @@ public sealed class SqliteProjectionPeer : IProjectionPeer
     private readonly SqliteParameter _id;
     private readonly SqliteCommand _scanProject;
     private readonly SqliteCommand _sumByStatus;
+    private readonly SqliteCommand _distinctStatuses;
 
     public SqliteProjectionPeer(IReadOnlyList<CustomerOrder> orders)
     {
@@ -122,6 +137,8 @@ public sealed class SqliteProjectionPeer : IProjectionPeer
         _scanProject.Prepare();
         _sumByStatus = Prepare("SELECT Status, SUM(json_extract(Data, '$.Total')) FROM orders GROUP BY Status");
         _sumByStatus.Prepare();
+        _distinctStatuses = Prepare("SELECT DISTINCT Status FROM orders");
+        _distinctStatuses.Prepare();
     }
 
     public string Engine => "SQLite";
@@ -155,6 +172,18 @@ public sealed class SqliteProjectionPeer : IProjectionPeer
         }
 
         return (decimal)total;
+    }
+
+    public decimal DistinctStatuses()
+    {
+        var total = 0m;
+        using var reader = _distinctStatuses.ExecuteReader();
+        while (reader.Read())
+        {
+            total += reader.GetString(0).Length;
+        }
+
+        return total;
     }
 
     public void Dispose() => _connection.Dispose();

@@ -1,5 +1,6 @@
 using BLite.Bson;
 using BLite.Core;
+using BLite.Core.Collections;
 using BLite.PostgreSql.Storage;
 using Npgsql;
 
@@ -35,6 +36,13 @@ internal static class MigrationVerifier
         var step = Math.Max(1, fileCount / SampleSize);
         long position = 0;
         var cursor = collection.Scan(read);
+        string? idType;
+        using (var catalog = new NpgsqlCommand("SELECT id_type FROM blite_collections WHERE name = $1", connection))
+        {
+            catalog.Parameters.Add(new NpgsqlParameter { Value = collectionName });
+            idType = catalog.ExecuteScalar() as string;
+        }
+
         using var find = new NpgsqlCommand($"SELECT doc FROM {table} WHERE id = $1", connection);
         var parameter = new NpgsqlParameter();
         find.Parameters.Add(parameter);
@@ -48,7 +56,7 @@ internal static class MigrationVerifier
             sampled++;
             var document = cursor.Document.Span;
             var id = MigrationDocuments.Id(document, fields);
-            parameter.Value = SqlNames.IdValue(id);
+            parameter.Value = idType == IndexSql.EncodedKeyIdType ? IndexKeys.EncodeId(id) : SqlNames.IdValue(id);
             if (find.ExecuteScalar() is not string jsonb)
             {
                 return $"'{collectionName}': _id {id} is missing in PostgreSQL";

@@ -64,10 +64,11 @@ internal sealed partial class MapperEmitter
 
         w.Line($"/// <summary>Compile-time C-BSON mapper for <see cref=\"{_spec.DocumentTypeName}\"/> and every type it reaches.</summary>");
         w.Line("[global::System.CodeDom.Compiler.GeneratedCode(\"BLite.Generators\", \"1.0.0\")]");
-        w.Open($"internal sealed class {_spec.MapperName} : global::BLite.Bson.Mapping.IDocumentMapper<{_spec.IdTypeName}, {_spec.DocumentTypeName}>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper");
+        w.Open($"internal sealed class {_spec.MapperName} : global::BLite.Bson.Mapping.IDocumentMapper<{_spec.IdTypeName}, {_spec.DocumentTypeName}>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper, global::BLite.Bson.Mapping.IMemberReaderProvider");
         EmitFields();
         EmitConstructor();
         EmitInterfaceMembers();
+        EmitMemberReaders();
         for (var i = 0; i < _spec.Types.Count; i++)
         {
             EmitWriteMethods(_spec.Types[i]);

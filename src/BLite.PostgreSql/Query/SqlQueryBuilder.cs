@@ -89,23 +89,43 @@ internal sealed partial class SqlQueryBuilder
         _sql.Append(" ORDER BY ");
         foreach (var key in sort)
         {
-            if (!key.Path.IsSelf && !_isSingleValued(key.Path.Path))
-            {
-                throw new NotSupportedException($"Ordering by '{key.Path}', a path through an array, is not translated to PostgreSQL.");
-            }
-
-            var value = SinglePath("doc", key.Path);
-            var direction = key.Descending ? " DESC" : "";
-            _sql.Append("blite_class(").Append(value).Append(')').Append(direction);
-            foreach (var extractor in (ReadOnlySpan<string>)[SqlValue.Number, SqlValue.String, SqlValue.Instant, "(({0}) ->> '$oid') COLLATE \"C\"", "({0})"])
-            {
-                _sql.Append(", ").Append(string.Format(System.Globalization.CultureInfo.InvariantCulture, extractor, value)).Append(direction);
-            }
-
-            _sql.Append(", ");
+            var value = key.Path.IsSelf || _isSingleValued(key.Path.Path) ? SinglePath("doc", key.Path) : ReachedSortValue(key);
+            _sql.Append(SortTerms(value, key.Descending)).Append(", ");
         }
 
         _sql.Append("id");
+    }
+
+    /// <summary>
+    /// The last ORDER BY term: the raw jsonb for the classes no extractor orders. Nulls (stored or
+    /// missing) and numbers (1 and 1.0, 5 and decimal 5) that the engine holds equal stay ties, left
+    /// to the id.
+    /// </summary>
+    private const string RawOrder = "(CASE WHEN blite_class({0}) > 1 THEN ({0}) END)";
+
+    /// <summary>The ORDER BY terms of one value: its type class, then its value inside the class.</summary>
+    private static string SortTerms(string value, bool descending)
+    {
+        var direction = descending ? " DESC" : "";
+        var terms = new StringBuilder("blite_class(").Append(value).Append(')').Append(direction);
+        foreach (var extractor in (ReadOnlySpan<string>)[SqlValue.Number, SqlValue.String, SqlValue.Instant, "(({0}) ->> '$oid') COLLATE \"C\"", RawOrder])
+        {
+            terms.Append(", ").Append(string.Format(System.Globalization.CultureInfo.InvariantCulture, extractor, value)).Append(direction);
+        }
+
+        return terms.ToString();
+    }
+
+    /// <summary>
+    /// The sort value of a path that may cross arrays, as the embedded engine takes it: the least
+    /// value the path reaches ascending, the greatest descending, an array's items standing for the
+    /// array (an array nested in an array is not a key here, where the engine would compare it);
+    /// none reached sorts as null.
+    /// </summary>
+    private string ReachedSortValue(SortKey key)
+    {
+        var item = "k" + _aliases++;
+        return $"(SELECT {item} FROM blite_reach(doc, {PathLiteral(key.Path)}) {item} WHERE jsonb_typeof({item}) <> 'array' ORDER BY {SortTerms(item, key.Descending)} LIMIT 1)";
     }
 
     private void Filter(QueryFilter filter, string root, bool topLevel)

@@ -95,6 +95,24 @@ internal static class IndexSql
             + $"SELECT setval({SqlNames.Literal(sequence)}, GREATEST((SELECT COALESCE(max(id), 0) FROM {SqlNames.Quote(collectionName)}), (SELECT last_value FROM {sequence})));";
     }
 
+    /// <summary>The <c>id_type</c> of a schemaless collection's catalog row: its <c>id bytea</c> column holds the engine's key encoding of any <c>_id</c>.</summary>
+    public const string EncodedKeyIdType = "EncodedKey";
+
+    /// <summary>
+    /// Refuses (raise_exception, P0001) to open a collection's table through the other API: a typed
+    /// table keeps its ids in a typed column, a schemaless one the encoded keys, and the two never
+    /// read each other's ids. Run under the schema lock before the table statements.
+    /// </summary>
+    public static string LayoutGuard(string collectionName, bool schemaless)
+    {
+        var message = schemaless
+            ? $"Collection '{collectionName}' is stored on PostgreSQL by a typed collection (its ids in a typed column); the schemaless API reads it on the embedded engine only."
+            : $"Collection '{collectionName}' is stored on PostgreSQL as a schemaless collection (its ids as encoded keys); a typed collection cannot open it.";
+        var otherLayout = schemaless ? $"id_type <> '{EncodedKeyIdType}'" : $"id_type = '{EncodedKeyIdType}'";
+        return $"DO $guard$ BEGIN IF EXISTS (SELECT 1 FROM blite_collections WHERE name = {SqlNames.Literal(collectionName)} AND {otherLayout}) "
+            + $"THEN RAISE EXCEPTION USING MESSAGE = {SqlNames.Literal(message)}; END IF; END $guard$;";
+    }
+
     /// <summary>The table of a collection with its typed id column.</summary>
     public static string TableStatement(string collectionName, Type keyType) =>
         $"CREATE TABLE IF NOT EXISTS {SqlNames.Quote(collectionName)} (id {SqlNames.IdColumnType(keyType)} PRIMARY KEY, doc jsonb NOT NULL);";

@@ -67,64 +67,14 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
             sql += $"CREATE SEQUENCE IF NOT EXISTS {_sequence};";
         }
 
-        SchemaCache.Apply(_store.DataSource, sql + IndexStatements());
+        PostgreSqlErrors.RefusedLayout(_store.DataSource, IndexSql.LayoutGuard(_collection.Name, schemaless: false) + sql + IndexStatements());
     }
 
-    /// <summary>Runs <paramref name="operation"/> in the flow's transaction, or on a connection of its own (autocommit).</summary>
-    internal TResult Run<TState, TResult>(TState state, Func<NpgsqlConnection, NpgsqlTransaction?, TState, TResult> operation)
-    {
-        try
-        {
-            if (_store.Context.CurrentTransaction is { } transaction)
-            {
-                return transaction.RunInStore((State: state, Operation: operation), static (store, s) =>
-                {
-                    var postgres = (PostgreSqlTransaction)store;
-                    return s.Operation(postgres.Connection, postgres.Transaction, s.State);
-                });
-            }
+    internal TResult Run<TState, TResult>(TState state, Func<NpgsqlConnection, NpgsqlTransaction?, TState, TResult> operation) =>
+        _store.Run(state, operation);
 
-            using var connection = _store.DataSource.OpenConnection();
-            return operation(connection, null, state);
-        }
-        catch (PostgresException error) when (PostgreSqlErrors.IsConflict(error))
-        {
-            throw PostgreSqlErrors.Conflict(error);
-        }
-        catch (PostgresException error) when (error.SqlState == PostgresErrorCodes.ReadOnlySqlTransaction)
-        {
-            throw PostgreSqlErrors.ReadOnly(error);
-        }
-    }
-
-    internal async Task<TResult> RunAsync<TState, TResult>(TState state, Func<NpgsqlConnection, NpgsqlTransaction?, TState, CancellationToken, Task<TResult>> operation, CancellationToken cancellationToken)
-    {
-        try
-        {
-            if (_store.Context.CurrentTransaction is { } transaction)
-            {
-                return await transaction.RunInStoreAsync((State: state, Operation: operation), static (store, s, token) =>
-                {
-                    var postgres = (PostgreSqlTransaction)store;
-                    return s.Operation(postgres.Connection, postgres.Transaction, s.State, token);
-                }, cancellationToken).ConfigureAwait(false);
-            }
-
-            var connection = await _store.DataSource.OpenConnectionAsync(cancellationToken).ConfigureAwait(false);
-            await using (connection.ConfigureAwait(false))
-            {
-                return await operation(connection, null, state, cancellationToken).ConfigureAwait(false);
-            }
-        }
-        catch (PostgresException error) when (PostgreSqlErrors.IsConflict(error))
-        {
-            throw PostgreSqlErrors.Conflict(error);
-        }
-        catch (PostgresException error) when (error.SqlState == PostgresErrorCodes.ReadOnlySqlTransaction)
-        {
-            throw PostgreSqlErrors.ReadOnly(error);
-        }
-    }
+    internal Task<TResult> RunAsync<TState, TResult>(TState state, Func<NpgsqlConnection, NpgsqlTransaction?, TState, CancellationToken, Task<TResult>> operation, CancellationToken cancellationToken) =>
+        _store.RunAsync(state, operation, cancellationToken);
 
     internal NpgsqlParameter IdParameter(TId id) => new() { Value = SqlNames.IdValue(_ids.ToKey(id)) };
 

@@ -15,6 +15,19 @@ internal static class PostgreSqlErrors
     public static BLiteWriteConflictException Conflict(PostgresException error) =>
         new("The transaction conflicts with a concurrent transaction that changed the same documents first; nothing of it was applied, run it again.", error);
 
+    /// <summary>Applies schema statements that start with <see cref="IndexSql.LayoutGuard"/>; its refusal becomes <see cref="NotSupportedException"/>.</summary>
+    public static void RefusedLayout(NpgsqlDataSource dataSource, string sql)
+    {
+        try
+        {
+            SchemaCache.Apply(dataSource, sql);
+        }
+        catch (PostgresException error) when (error.SqlState == PostgresErrorCodes.RaiseException)
+        {
+            throw new NotSupportedException(error.MessageText, error);
+        }
+    }
+
     public static void Translate<TState>(TState state, Action<TState> action)
     {
         try

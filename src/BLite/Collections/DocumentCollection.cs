@@ -63,6 +63,8 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
 
     internal QueryPlanCache Plans => QuerySource.Plans;
 
+    internal int IndexDistinctWalks => QuerySource.DistinctWalks;
+
     /// <summary>
     /// A LINQ query over the collection. Where, OrderBy, Skip and Take run in the engine with
     /// index selection; an expression it cannot translate throws <see cref="NotSupportedException"/>

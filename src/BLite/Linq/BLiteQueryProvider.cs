@@ -116,6 +116,13 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
             return Cast<TResult>(QueryExecutor.FromCount(translated, count));
         }
 
+        if (SourceAggregate.For(_source, translated) is { } aggregate
+            && await ((IAggregatingQuerySource)_source).AggregateAsync(translated.Query, parameters, aggregate.Value, aggregate.Kind, cancellationToken).ConfigureAwait(false) is { } totals
+            && aggregate.TryResult(totals, out var total))
+        {
+            return Cast<TResult>(total);
+        }
+
         var rows = translated.Vector is null && !QueryExecutor.HasInclude(translated) ? await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false) : null;
         return Cast<TResult>(QueryExecutor.Run(_source, translated, values, parameters, rows));
     }
@@ -132,6 +139,11 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
         var plan = _source is IParameterizedExplainSource parameterized
             ? parameterized.Explain(translated.Query, translated.Bind(values, _source.FieldPaths as IQueryValueConverter))
             : _source.Explain(translated.Query);
+        if (QueryExecutor.DistinctIndex(_source, translated) is { } index)
+        {
+            return $"{plan}{Environment.NewLine}  distinct: keys of index {index} (no document read)";
+        }
+
         return QueryExecutor.UsesProjection(_source, translated)
             ? $"{plan}{Environment.NewLine}  fields read: {Core.Query.FieldProjection.Describe(translated.Projection!.Values)} (no document materialized)"
             : plan;

@@ -20,6 +20,9 @@ internal interface IDocumentStore : IDisposable
     ICollectionStore<TId, T> Collection<TId, T>(DocumentCollection<TId, T> collection)
         where T : class;
 
+    /// <summary>The schemaless collection <paramref name="name"/>; its table is created on first use.</summary>
+    ISchemalessStore Schemaless(string name);
+
     IStoreTransaction BeginTransaction();
 
     Task<IStoreTransaction> BeginTransactionAsync(CancellationToken cancellationToken);

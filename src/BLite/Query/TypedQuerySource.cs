@@ -11,7 +11,7 @@ namespace BLite.Query;
 /// from one read snapshot held open while enumerating; inside one they are read up front under the
 /// transaction (so the caller may write while looping over them).
 /// </summary>
-internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProjectingQuerySource, IVectorQuerySource<T>, IReferenceResolvingSource
+internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>, IProjectingQuerySource, IVectorQuerySource<T>, IReferenceResolvingSource, IRowProjectingSource
     where T : class
 {
     private readonly DocumentCollection<TId, T> _collection;
@@ -19,6 +19,7 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
     private readonly QueryPlanCache _plans;
     private readonly ConditionalWeakTable<IReadOnlyList<ValueExpression>, FieldProjection> _projections = new();
     private readonly ConditionalWeakTable<IReadOnlyList<ValueExpression>, FieldProjection>.CreateValueCallback _createProjection;
+    private readonly ConditionalWeakTable<Linq.Translation.ProjectionPlan, RowReaderHolder> _rowReaders = new();
 
     public TypedQuerySource(DocumentCollection<TId, T> collection)
     {
@@ -160,13 +161,17 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
         }
     }
 
-    private IEnumerable<BsonValue[]> StreamFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
+    private IEnumerable<BsonValue[]> StreamFields(DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values) =>
+        StreamFrom(pages => ReadFields(pages, query, parameters, values));
+
+    /// <summary>Rows read from one snapshot held open while the caller enumerates, measured when the enumeration ends.</summary>
+    private IEnumerable<TRow> StreamFrom<TRow>(Func<Core.Storage.IPageReader, IEnumerable<TRow>> read)
     {
         var started = BLiteTelemetry.StartOperation();
         try
         {
-            using var read = _collection.Context.Engine.BeginRead();
-            foreach (var row in ReadFields(read, query, parameters, values))
+            using var snapshot = _collection.Context.Engine.BeginRead();
+            foreach (var row in read(snapshot))
             {
                 yield return row;
             }
@@ -177,9 +182,47 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
         }
     }
 
+    public IEnumerable<object?[]>? ExecuteRows(DocumentQuery query, IReadOnlyList<BsonValue> parameters, Linq.Translation.ProjectionPlan projection)
+    {
+        var reader = FieldProjection.UsesParameters(projection.Values)
+            ? CreateRowReader(projection, parameters)
+            : _rowReaders.GetValue(projection, plan => new RowReaderHolder(CreateRowReader(plan, null))).Reader;
+        if (reader is null)
+        {
+            return null;
+        }
+
+        if (_collection.Context.CurrentTransaction is { } transaction)
+        {
+            var started = BLiteTelemetry.StartOperation();
+            var rows = transaction.Run((Source: this, Query: query, Parameters: parameters, Reader: reader),
+                static (pages, s) => s.Source.ReadRows(pages, s.Query, s.Parameters, s.Reader).ToList());
+            Measured(started, "query");
+            return rows;
+        }
+
+        return StreamFrom(pages => ReadRows(pages, query, parameters, reader));
+    }
+
+    private ProjectedRowReader? CreateRowReader(Linq.Translation.ProjectionPlan projection, IReadOnlyList<BsonValue>? parameters) =>
+        ProjectedRowReader.TryCreate(_collection.Mapper, projection.Values, projection.Types, projection.Names, _collection.Documents.Database.Fields, parameters);
+
+    private IEnumerable<object?[]> ReadRows(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, ProjectedRowReader reader)
+    {
+        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _plans))
+        {
+            yield return reader.Read(document.Span);
+        }
+    }
+
+    /// <summary>A cached row reader, or the fact that the mapper has none.</summary>
+    private sealed record RowReaderHolder(ProjectedRowReader? Reader);
+
     private IEnumerable<BsonValue[]> ReadFields(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
     {
-        var projection = Projection(values);
+        var projection = FieldProjection.UsesParameters(values)
+            ? new FieldProjection(values, _collection.Documents.Database.Fields, parameters)
+            : Projection(values);
         foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _plans))
         {
             var row = new BsonValue[values.Count];

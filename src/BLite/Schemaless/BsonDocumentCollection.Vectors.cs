@@ -14,6 +14,7 @@ public sealed partial class BsonDocumentCollection
     public bool EnsureVectorIndex(string indexName, string fieldPath, int dimensions, VectorMetric metric = VectorMetric.Cosine,
         int m = VectorIndexDefinition.DefaultM, int efConstruction = VectorIndexDefinition.DefaultEfConstruction)
     {
+        RefuseOnServer();
         var definition = new VectorIndexDefinition(indexName, fieldPath, dimensions, metric, m, efConstruction);
         return _context.Write((Collection, definition), static (pages, s) => s.Collection.Documents.EnsureVectorIndex(pages, s.definition));
     }
@@ -21,6 +22,7 @@ public sealed partial class BsonDocumentCollection
     public bool DropVectorIndex(string indexName)
     {
         ArgumentException.ThrowIfNullOrEmpty(indexName);
+        RefuseOnServer();
         return _context.Write((Collection, indexName), static (pages, s) => s.Collection.Documents.DropVectorIndex(pages, s.indexName));
     }
 
@@ -30,6 +32,7 @@ public sealed partial class BsonDocumentCollection
     /// </summary>
     public IReadOnlyList<VectorMatch<BsonDocument>> NearestTo(string jsonSearch)
     {
+        RefuseOnServer();
         var query = VectorSearchJson.Parse(jsonSearch);
         var state = (Collection: this, Query: query);
         return _context.CurrentTransaction is { } transaction
@@ -40,6 +43,7 @@ public sealed partial class BsonDocumentCollection
     /// <summary>The plan a JSON vector search would run with: HNSW with its ef, or an exact scan of index candidates.</summary>
     public string ExplainNearest(string jsonSearch)
     {
+        RefuseOnServer();
         var query = VectorSearchJson.Parse(jsonSearch);
         return _context.Read((Collection, query), static (pages, s) => VectorSearch.Plan(s.Collection.Documents, pages, s.query).Explain());
     }

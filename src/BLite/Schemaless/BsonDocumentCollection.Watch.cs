@@ -19,7 +19,7 @@ public sealed partial class BsonDocumentCollection
 
     /// <summary>The committed changes of this collection as they commit; same rules as the typed <c>Watch</c>.</summary>
     public IAsyncEnumerable<ChangeEvent<BsonValue, BsonDocument>> Watch(WatchOptions? options = null, CancellationToken cancellationToken = default) =>
-        ChangeStream.Open(_context.Engine, Name, options, null, null, change => ChangeStream.ToBson(change, Fields), cancellationToken);
+        _server is not null ? throw NotOnServer(nameof(Watch)) : ChangeStream.Open(_context.Engine, Name, options, null, null, change => ChangeStream.ToBson(change, Fields), cancellationToken);
 
     /// <summary>
     /// Only the changes whose document matches the MongoDB-style JSON filter
@@ -28,10 +28,11 @@ public sealed partial class BsonDocumentCollection
     public IAsyncEnumerable<ChangeEvent<BsonValue, BsonDocument>> Watch(string jsonFilter, WatchOptions? options = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(jsonFilter);
+        RefuseOnServer();
         var filter = JsonFilterParser.Parse(jsonFilter);
         return ChangeStream.Open(_context.Engine, Name, options, filter, null, change => ChangeStream.ToBson(change, Fields), cancellationToken);
     }
 
-    private bool SetChangeFeed(ChangeFeedMode mode) =>
-        _context.Write((Collection, mode), static (pages, s) => s.Collection.Documents.SetChangeFeed(pages, s.mode));
+    private bool SetChangeFeed(ChangeFeedMode mode, [System.Runtime.CompilerServices.CallerMemberName] string operation = "") =>
+        _server is not null ? throw NotOnServer(operation) : _context.Write((Collection, mode), static (pages, s) => s.Collection.Documents.SetChangeFeed(pages, s.mode));
 }

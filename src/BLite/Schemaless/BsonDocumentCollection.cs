@@ -11,20 +11,33 @@ namespace BLite;
 /// <see cref="DatabaseFacade.GetCollection"/>. Same transaction rules as the typed
 /// collections; queries are MongoDB-style JSON filters (<c>{ "status": "shipped", "total": { "$gt": 100 } }</c>)
 /// planned with the same planner. A document inserted without <c>_id</c> gets a new ObjectId.
+/// On a server provider (<c>UsePostgreSql</c>) the documents, filters and transactions behave
+/// the same; the operations that belong to the embedded engine (indexes, vector search, change
+/// feed) throw <see cref="NotSupportedException"/> naming the operation there.
 /// </summary>
 public sealed partial class BsonDocumentCollection
 {
     private readonly DocumentDbContext _context;
+    private readonly TransactionalBsonCollection? _embedded;
+    private readonly Providers.ISchemalessStore? _server;
 
     internal BsonDocumentCollection(DocumentDbContext context, TransactionalBsonCollection collection)
     {
         _context = context;
-        Collection = collection;
+        _embedded = collection;
+        Name = collection.Name;
     }
 
-    public string Name => Collection.Name;
+    internal BsonDocumentCollection(DocumentDbContext context, string name, Providers.ISchemalessStore store)
+    {
+        _context = context;
+        _server = store;
+        Name = name;
+    }
 
-    internal TransactionalBsonCollection Collection { get; }
+    public string Name { get; }
+
+    internal TransactionalBsonCollection Collection => _embedded ?? throw NotOnServer("this operation");
 
     private BsonFieldDictionary Fields => _context.FieldDictionary;
 
@@ -32,6 +45,12 @@ public sealed partial class BsonDocumentCollection
     public BsonValue Insert(BsonDocument document)
     {
         ArgumentNullException.ThrowIfNull(document);
+        if (_server is { } server)
+        {
+            var (id, key) = AssignId(document);
+            return server.Insert(key, document) ? id : throw DuplicateId(key);
+        }
+
         return _context.Write((Collection, document), static (pages, s) => s.Collection.Insert(pages, s.document));
     }
 
@@ -39,6 +58,11 @@ public sealed partial class BsonDocumentCollection
     public int InsertMany(IEnumerable<BsonDocument> documents)
     {
         ArgumentNullException.ThrowIfNull(documents);
+        if (_server is not null)
+        {
+            return InsertAllOnServer(documents);
+        }
+
         return _context.Write((Collection, documents), static (pages, s) =>
         {
             var count = 0;
@@ -56,6 +80,11 @@ public sealed partial class BsonDocumentCollection
     public bool Update(BsonDocument document)
     {
         ArgumentNullException.ThrowIfNull(document);
+        if (_server is { } server)
+        {
+            return server.Update(KeyOf(document), document);
+        }
+
         return _context.Write((Collection, document), static (pages, s) => s.Collection.Update(pages, s.document));
     }
 
@@ -63,19 +92,36 @@ public sealed partial class BsonDocumentCollection
     public bool Upsert(BsonDocument document)
     {
         ArgumentNullException.ThrowIfNull(document);
+        if (_server is { } server)
+        {
+            if (!document.ContainsKey(BsonFieldDictionary.IdFieldName))
+            {
+                Insert(document);
+                return true;
+            }
+
+            return server.Upsert(KeyOf(document), document);
+        }
+
         return _context.Write((Collection, document), static (pages, s) => s.Collection.Upsert(pages, s.document));
     }
 
-    public bool Delete(BsonValue id) => _context.Write((Collection, id), static (pages, s) => s.Collection.Delete(pages, s.id));
+    public bool Delete(BsonValue id) => _server is { } server
+        ? server.Delete(IndexKeys.EncodeId(id))
+        : _context.Write((Collection, id), static (pages, s) => s.Collection.Delete(pages, s.id));
 
     /// <summary>Removes every document matching the JSON filter atomically; returns how many.</summary>
     public int DeleteMany(string jsonFilter)
     {
         var query = Parse(jsonFilter);
-        return _context.Write((Collection, query), static (pages, s) => DeleteMatching(pages, s.Collection, s.query));
+        return _server is { } server
+            ? server.DeleteMany(query)
+            : _context.Write((Collection, query), static (pages, s) => DeleteMatching(pages, s.Collection, s.query));
     }
 
-    public BsonDocument? FindById(BsonValue id) => _context.Read((Collection, id), static (pages, s) => s.Collection.FindById(pages, s.id));
+    public BsonDocument? FindById(BsonValue id) => _server is { } server
+        ? server.FindById(IndexKeys.EncodeId(id))
+        : _context.Read((Collection, id), static (pages, s) => s.Collection.FindById(pages, s.id));
 
     /// <summary>
     /// Documents matching a MongoDB-style JSON filter, in the order of the scanned index (<c>_id</c>
@@ -104,12 +150,16 @@ public sealed partial class BsonDocumentCollection
 
     public int Count(string jsonFilter) => checked((int)LongCount(jsonFilter));
 
-    public long LongCount() => _context.Read(Collection, static (pages, collection) => collection.Count(pages));
+    public long LongCount() => _server is { } server
+        ? server.Count(new DocumentQuery())
+        : _context.Read(Collection, static (pages, collection) => collection.Count(pages));
 
     public long LongCount(string jsonFilter)
     {
         var query = Parse(jsonFilter);
-        return _context.Read((Collection, query), static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.query, []));
+        return _server is { } server
+            ? server.Count(query)
+            : _context.Read((Collection, query), static (pages, s) => CollectionQuerySource.Count(s.Collection.Documents, pages, s.query, []));
     }
 
     public bool Exists(string jsonFilter) => FindOne(jsonFilter) is not null;
@@ -118,7 +168,9 @@ public sealed partial class BsonDocumentCollection
     public string Explain(string jsonFilter)
     {
         var query = Parse(jsonFilter);
-        return _context.Read((Collection, query), static (pages, s) => CollectionQuerySource.Explain(s.Collection.Documents, pages, s.query));
+        return _server is { } server
+            ? server.Explain(query)
+            : _context.Read((Collection, query), static (pages, s) => CollectionQuerySource.Explain(s.Collection.Documents, pages, s.query));
     }
 
     /// <summary>Creates a secondary index (built over existing documents); false when it exists already.</summary>
@@ -128,16 +180,20 @@ public sealed partial class BsonDocumentCollection
     public bool EnsureIndex(IndexDefinition definition)
     {
         ArgumentNullException.ThrowIfNull(definition);
+        RefuseOnServer(nameof(EnsureIndex));
         return _context.Write((Collection, definition), static (pages, s) => s.Collection.EnsureIndex(pages, s.definition));
     }
 
     public bool DropIndex(string indexName)
     {
         ArgumentException.ThrowIfNullOrEmpty(indexName);
+        RefuseOnServer(nameof(DropIndex));
         return _context.Write((Collection, indexName), static (pages, s) => s.Collection.DropIndex(pages, s.indexName));
     }
 
-    public IReadOnlyList<IndexDefinition> GetIndexes() => _context.Read(Collection, static (pages, collection) => collection.GetIndexes(pages));
+    public IReadOnlyList<IndexDefinition> GetIndexes() => _server is not null
+        ? throw NotOnServer(nameof(GetIndexes))
+        : _context.Read(Collection, static (pages, collection) => collection.GetIndexes(pages));
 
     private static DocumentQuery Parse(string jsonFilter)
     {
@@ -147,6 +203,11 @@ public sealed partial class BsonDocumentCollection
 
     private IEnumerable<BsonDocument> Run(DocumentQuery query)
     {
+        if (_server is { } server)
+        {
+            return server.Find(query);
+        }
+
         if (_context.CurrentTransaction is { } transaction)
         {
             return transaction.Run((Collection: this, Query: query), static (pages, s) => s.Collection.Materialize(pages, s.Query));

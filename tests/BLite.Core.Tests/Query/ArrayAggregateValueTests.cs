@@ -45,6 +45,24 @@ public class ArrayAggregateValueTests
     }
 
     [Fact]
+    public void Count_counts_the_items_passing_its_condition_and_binds_parameters()
+    {
+        var cheap = ValueExpression.CountOverArray(FieldPath.Parse("lines"), QueryFilter.Lt(FieldPath.Parse("price"), 2.0));
+        Assert.Equal(2, Read(Order, cheap).AsInt32);
+        Assert.Equal(4, Read(Order, ValueExpression.CountOverArray(FieldPath.Parse("lines"), null)).AsInt32);
+        Assert.Equal(0, Read(Order, ValueExpression.CountOverArray(FieldPath.Parse("empty"), QueryFilter.Lt(FieldPath.Parse("price"), 2.0))).AsInt32);
+        Assert.Equal("$count($lines, { 'price': { '$lt': 2.0 } })", cheap.ToString());
+
+        var withQty = ValueExpression.CountOverArray(FieldPath.Parse("lines"), QueryFilter.Gte(FieldPath.Parse("qty"), FilterOperand.FromParameter(0)));
+        Assert.True(FieldProjection.UsesParameters([withQty]));
+        Assert.False(FieldProjection.UsesParameters([cheap]));
+        var dictionary = new BsonFieldDictionary();
+        var bytes = BsonDocument.Parse(Order).ToBytes(dictionary);
+        Assert.Equal(1, new FieldProjection([withQty], dictionary, [3]).ReadValue(bytes, 0).AsInt32);
+        Assert.Equal(2, new FieldProjection([withQty], dictionary, [2]).ReadValue(bytes, 0).AsInt32);
+    }
+
+    [Fact]
     public void An_item_value_may_be_arithmetic_on_its_fields()
     {
         var value = ValueExpression.Arithmetic(ArithmeticOperator.Multiply, ValueExpression.Field(FieldPath.Parse("qty")), ValueExpression.Field(FieldPath.Parse("price")), NumericKind.Decimal);

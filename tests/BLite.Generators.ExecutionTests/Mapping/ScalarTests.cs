@@ -16,34 +16,7 @@ public sealed class ScalarTests
     [Fact]
     public void Every_scalar_of_the_type_mapping_round_trips_exactly()
     {
-        var document = new ScalarDocument
-        {
-            Id = ObjectId.NewObjectId(),
-            Text = "naïve café ☕ 𝄞",
-            Flag = true,
-            Double = Math.PI,
-            Single = 1.1f,
-            Int32 = int.MinValue,
-            Int16 = short.MinValue,
-            SByte = sbyte.MinValue,
-            Byte = byte.MaxValue,
-            UInt16 = ushort.MaxValue,
-            Char = '\uFFFD',
-            Int64 = long.MinValue,
-            UInt32 = uint.MaxValue,
-            UInt64 = ulong.MaxValue,
-            Decimal = 12345678901234567890.1234567890m,
-            Guid = Guid.Parse("0f8fad5b-d9cb-469f-a165-70867728950e"),
-            Reference = ObjectId.Parse("65000000b17e000000000001"),
-            LocalTime = new DateTime(2025, 3, 30, 2, 30, 0, DateTimeKind.Local).AddTicks(1234567),
-            UtcTime = DateTime.MaxValue.ToUniversalTime().AddTicks(-1),
-            UnspecifiedTime = new DateTime(1, 1, 1, 0, 0, 0, DateTimeKind.Unspecified).AddTicks(1),
-            Offset = new DateTimeOffset(2024, 2, 29, 23, 59, 59, TimeSpan.FromMinutes(-570)).AddTicks(9999),
-            Duration = TimeSpan.FromTicks(-123456789012),
-            Day = DateOnly.MaxValue,
-            Clock = new TimeOnly(23, 59, 59, 999).Add(TimeSpan.FromTicks(9999)),
-            Payload = [0, 1, 2, 254, 255],
-        };
+        var document = Sample();
 
         RoundTrip.AssertRoundTrips(_mapper, document);
     }
@@ -94,4 +67,34 @@ public sealed class ScalarTests
 
         return names;
     }
+
+    /// <summary>Every scalar at an edge of its range, shared with the member reader tests.</summary>
+    internal static ScalarDocument Sample() => new()
+    {
+        Id = ObjectId.NewObjectId(),
+        Text = "naïve café ☕ 𝄞",
+        Flag = true,
+        Double = Math.PI,
+        Single = 1.1f,
+        Int32 = int.MinValue,
+        Int16 = short.MinValue,
+        SByte = sbyte.MinValue,
+        Byte = byte.MaxValue,
+        UInt16 = ushort.MaxValue,
+        Char = '\uFFFD',
+        Int64 = long.MinValue,
+        UInt32 = uint.MaxValue,
+        UInt64 = ulong.MaxValue,
+        Decimal = 12345678901234567890.1234567890m,
+        Guid = Guid.Parse("0f8fad5b-d9cb-469f-a165-70867728950e"),
+        Reference = ObjectId.Parse("65000000b17e000000000001"),
+        LocalTime = new DateTime(2025, 3, 30, 2, 30, 0, DateTimeKind.Local).AddTicks(1234567),
+        UtcTime = DateTime.MaxValue.ToUniversalTime().AddTicks(-1),
+        UnspecifiedTime = new DateTime(1, 1, 1, 0, 0, 0, DateTimeKind.Unspecified).AddTicks(1),
+        Offset = new DateTimeOffset(2024, 2, 29, 23, 59, 59, TimeSpan.FromMinutes(-570)).AddTicks(9999),
+        Duration = TimeSpan.FromTicks(-123456789012),
+        Day = DateOnly.MaxValue,
+        Clock = new TimeOnly(23, 59, 59, 999).Add(TimeSpan.FromTicks(9999)),
+        Payload = [0, 1, 2, 254, 255],
+    };
 }

@@ -129,6 +129,38 @@ public sealed class MigrateCommandTests(PostgresCluster cluster)
         Sequence = random.NextInt64(long.MinValue, long.MaxValue),
     };
 
+    /// <summary>A schemaless collection on PostgreSQL (any _id types) is in the catalog, so it moves back to a file with the typed ones.</summary>
+    [Fact]
+    public void A_schemaless_collection_moves_back_from_PostgreSQL_with_its_ids()
+    {
+        using var directory = new TempDirectory();
+        using var server = new ProviderDatabase(cluster, Provider.PostgreSql);
+        var documents = new[]
+        {
+            BsonDocument.Parse("""{ "_id": 1, "kind": "int id", "n": { "$numberDecimal": "1.50" } }"""),
+            BsonDocument.Parse("""{ "_id": "b", "kind": "string id", "tags": ["x", "y"] }"""),
+            BsonDocument.Parse("""{ "_id": { "$numberLong": "-7" }, "kind": "long id", "at": { "$date": "2024-05-01T10:00:00Z" }, "sub": { "b": 1, "a": 2 } }"""),
+            BsonDocument.Parse("""{ "kind": "generated id" }"""),
+        };
+        using (var context = new ProviderContext(server.Options()))
+        {
+            Assert.Equal(4, context.Database.GetCollection("events").InsertMany(documents));
+        }
+
+        var back = directory.File("back.blite");
+        var (exit, output) = Run("migrate", server.ConnectionString, back);
+
+        Assert.True(exit == 0, output);
+        Assert.Contains("'events': 4 document(s), 4 copied now, 0 already there; verified", output, StringComparison.Ordinal);
+        using var onFile = new ProviderContext(new DocumentDbContextOptions { Path = back });
+        var events = onFile.Database.GetCollection("events");
+        Assert.Equal(4, events.Count());
+        foreach (var document in documents)
+        {
+            Assert.Equal(Schemaless.SchemalessJson.Sorted(document), Schemaless.SchemalessJson.Sorted(events.FindById(document["_id"])!));
+        }
+    }
+
     [Fact]
     public void Moving_from_a_database_without_BLite_collections_fails_clearly()
     {

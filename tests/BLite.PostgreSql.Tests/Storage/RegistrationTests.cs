@@ -24,6 +24,6 @@ public sealed class RegistrationTests(PostgresCluster cluster)
         // A second "instance" of the application, as in a web farm: its own context, the same rows.
         using var other = new ProviderContext(database.Options());
         Assert.Equal("A-1", other.Orders.FindById(id)!.Number);
-        Assert.Throws<NotSupportedException>(() => other.Database);
+        Assert.Throws<NotSupportedException>(() => other.Database.Checkpoint());
     }
 }

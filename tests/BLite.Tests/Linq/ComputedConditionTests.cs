@@ -112,6 +112,21 @@ public class ComputedConditionTests(LinqFixture fixture) : IClassFixture<LinqFix
         Assert.Contains("o.Lines.Min(l => l.Qty)", error.Message);
     }
 
+    [Fact]
+    public void Counts_of_array_items_with_a_condition_filter_in_the_engine()
+    {
+        var big = 3;
+        _fixture.AssertSameIds(q => q.Where(o => o.Lines.Count(l => l.Qty >= big) >= 2));
+        _fixture.AssertSameIds(q => q.Where(o => o.Lines.Count(l => l.Sku.StartsWith("ab") || l.Price > 40) == 1));
+        Assert.Contains(_fixture.Orders, o => o.Lines.Count(l => l.Qty >= big) >= 2);
+        Assert.Equal("{ \"$expr\": \"$count($lines, { 'qty': { '$gte': @p0 } }) $gte @p1\" }",
+            LastFilter(q => q.Where(o => o.Lines.Count(l => l.Qty >= big) >= 2)).ToString());
+
+        // The item condition reads the outer document: no raw-items form, refused naming the call.
+        var error = Assert.Throws<NotSupportedException>(() => _fixture.Query.Where(o => o.Lines.Count(l => l.Qty > o.Quantity) > 0).ToList());
+        Assert.Contains("o.Lines.Count(l => (l.Qty > o.Quantity))", error.Message);
+    }
+
     private QueryFilter LastFilter(Func<IQueryable<Order>, IQueryable<Order>> build)
     {
         _ = build(_fixture.Query).ToList();

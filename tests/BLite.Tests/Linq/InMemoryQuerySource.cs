@@ -86,7 +86,7 @@ internal sealed class InMemoryQuerySource : IDocumentQuerySource<Order>, IProjec
             Projected.Add(values);
         }
 
-        var projection = new FieldProjection(values, _dictionary);
+        var projection = new FieldProjection(values, _dictionary, parameters);
         return Run(query, parameters).Select(document =>
         {
             var row = new BsonValue[values.Count];

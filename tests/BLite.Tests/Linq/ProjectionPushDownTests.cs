@@ -100,6 +100,48 @@ public class ProjectionPushDownTests
     }
 
     [Fact]
+    public void Literals_and_captured_values_in_an_array_aggregate_are_bound_per_execution()
+    {
+        AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Select(o => o.Lines.Sum(l => l.Qty * 0.5))), "$sum($lines, ($qty * @p0))");
+        foreach (var rate in new[] { 2m, 3.5m })
+        {
+            AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Select(o => new { o.Id, Cost = o.Lines.Sum(l => l.Price * rate), Top = o.Lines.Max(l => (decimal?)l.Price + rate) })),
+                "_id", "$sum($lines, ($price * @p0))", "$max($lines, ($price + @p1))");
+        }
+
+        var minimum = 3;
+        AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Where(o => o.Lines.Sum(l => l.Qty - minimum) > 0).Select(o => o.Lines.Sum(l => l.Qty - minimum))),
+            "$sum($lines, ($qty - @p2))");
+    }
+
+    [Fact]
+    public void Count_with_a_condition_over_an_array_counts_its_raw_items()
+    {
+        Assert.Contains(_fixture.Orders, o => o.Lines.Count(l => l.Qty > 2) is > 0 and var n && n < o.Lines.Count);
+        AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Select(o => new { o.Id, Big = o.Lines.Count(l => l.Qty > 2), Cheap = o.Lines.Count(l => l.Price < 10) })),
+            "_id", "$count($lines, { 'qty': { '$gt': @p0 } })", "$count($lines, { 'price': { '$lt': @p1 } })");
+        var projections = _fixture.Source.Projected.Count;
+        _fixture.AssertSameSequence(q => q.Select(o => o.Lines.Count(l => l.Sku.StartsWith("ab") && l.Price >= 10)));
+        Assert.StartsWith("$count($lines, { '$and'", FieldProjection.Describe(Assert.Single(_fixture.Source.Projected[projections])));
+        var threshold = 4;
+        AssertPushedDown(() => _fixture.AssertSameSequence(q => q.GroupBy(o => o.Status).Select(g => new { g.Key, Big = g.Sum(o => o.Lines.Count(l => l.Qty >= threshold)) })),
+            "status", "$count($lines, { 'qty': { '$gte': @p0 } })");
+        _fixture.AssertSameIds(q => q.Where(o => o.Lines.Count(l => l.Qty > 3) >= 1 && o.Lines.Count(l => l.Sku == "sku") == 0));
+    }
+
+    [Fact]
+    public void Aggregates_without_a_selector_over_an_array_of_numbers_read_its_raw_items()
+    {
+        Assert.Contains(_fixture.Orders, o => o.Ratings.Count == 0);
+        Assert.Contains(_fixture.Orders, o => o.Ratings.Any(r => r < 0));
+        AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Select(o => new { o.Id, Sum = o.Ratings.Sum() })), "_id", "$sum($ratings, $)");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Sum(o => o.Ratings.Sum())), "$sum($ratings, $)");
+        AssertPushedDown(() => _fixture.AssertSameSequence(q => q.Where(o => o.Ratings.Count > 0).Select(o => new { Min = o.Ratings.Min(), Max = o.Ratings.Max(), Mean = o.Ratings.Average() })),
+            "$min($ratings, $)", "$max($ratings, $)", "$average($ratings, $)");
+        _fixture.AssertSameIds(q => q.Where(o => o.Ratings.Sum() > 5));
+    }
+
+    [Fact]
     public void An_aggregate_of_an_empty_array_follows_LINQ_to_Objects()
     {
         Assert.Contains(_fixture.Orders, o => o.Lines.Count == 0);
@@ -124,6 +166,26 @@ public class ProjectionPushDownTests
     }
 
     [Fact]
+    public void Terminal_aggregates_without_a_selector_run_over_the_selected_member()
+    {
+        Assert.Contains(_fixture.Orders, o => o.Discount is null);
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Total).Sum()), "total");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Where(o => o.Paid).Select(o => o.Quantity).Sum()), "quantity");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Discount).Sum()), "discount");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Score).Average()), "score");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Discount).Average()), "discount");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Big).Min()), "big");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Customer.Name).Min()), "customer.name");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Select(o => o.Discount).Max()), "discount");
+
+        // Over no rows: Sum is zero, a nullable Average or Min is null, a non-nullable Average throws.
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Where(o => o.Id < 0).Select(o => o.Total).Sum()), "total");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Where(o => o.Id < 0).Select(o => o.Discount).Average()), "discount");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Where(o => o.Id < 0).Select(o => o.Discount).Min()), "discount");
+        AssertPushedDown(() => _fixture.AssertSameResult(q => q.Where(o => o.Id < 0).Select(o => o.Score).Average()), "score");
+    }
+
+    [Fact]
     public async Task Async_projections_are_pushed_down_too()
     {
         var expected = _fixture.Orders.Where(o => o.Paid).Select(o => new { o.Id, o.Total }).ToList();
@@ -143,7 +205,6 @@ public class ProjectionPushDownTests
         var before = _fixture.Source.Materialized;
         var projections = _fixture.Source.Projected.Count;
         _fixture.AssertSameSequence(q => q.Select(o => new { o.Id, Big = o.Lines.Any(l => l.Qty > 2) }));
-        _fixture.AssertSameSequence(q => q.Select(o => o.Lines.Sum(l => l.Qty * 0.5)));
         _fixture.AssertSameSequence(q => q.Select(o => o.Customer.Name + o.Computed));
         _fixture.AssertSameResult(q => q.GroupBy(o => o.Status).Select(g => g.First().Id).ToList().Count);
         Assert.Equal(projections, _fixture.Source.Projected.Count);

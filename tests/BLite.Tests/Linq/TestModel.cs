@@ -41,6 +41,9 @@ public sealed class Order
 
     public List<string> Tags { get; set; } = [];
 
+    /// <summary>An array of numbers, for aggregates without a selector (<c>o.Ratings.Sum()</c>).</summary>
+    public List<int> Ratings { get; set; } = [];
+
     /// <summary>A nullable record struct, stored as null or an embedded document.</summary>
     public GeoPoint? Location { get; set; }
 
@@ -103,6 +106,7 @@ internal static class OrderMapper
         { "customer", new BsonDocument { { "name", o.Customer.Name }, { "mail", o.Customer.Email } } },
         { "lines", new BsonArray(o.Lines.Select(l => (BsonValue)new BsonDocument { { "sku", l.Sku }, { "qty", l.Qty }, { "price", l.Price } })) },
         { "tags", new BsonArray(o.Tags.Select(t => (BsonValue)t)) },
+        { "ratings", new BsonArray(o.Ratings.Select(r => (BsonValue)r)) },
         { "location", o.Location is { } p ? new BsonDocument { { "x", p.X }, { "y", p.Y } } : BsonValue.Null },
     };
 
@@ -127,6 +131,7 @@ internal static class OrderMapper
             Price = l.AsDocument["price"].AsDecimal,
         }).ToList(),
         Tags = d["tags"].AsArray.Select(t => t.AsString).ToList(),
+        Ratings = d["ratings"].AsArray.Select(r => r.AsInt32).ToList(),
         Location = d["location"].IsNull ? null : new GeoPoint(d["location"].AsDocument["x"].AsInt32, d["location"].AsDocument["y"].AsInt32),
     };
 }
@@ -164,6 +169,9 @@ internal static class TestData
             }).ToList(),
             Tags = Enumerable.Range(0, random.Next(0, 3)).Select(_ => Tags[random.Next(Tags.Length)]).ToList(),
             Location = id % 3 == 0 ? null : new GeoPoint(id % 7, id % 5),
+
+            // Derived from the id, so the random sequence (and every other value) is what it was before the member existed.
+            Ratings = Enumerable.Range(0, id % 4).Select(k => ((id * 7) + k) % 11 - 3).ToList(),
         }).ToList();
     }
 }

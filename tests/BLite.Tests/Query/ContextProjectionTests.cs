@@ -38,6 +38,19 @@ public sealed class ContextProjectionTests : IDisposable
     }
 
     [Fact]
+    public void Aggregates_without_a_selector_after_a_single_member_Select_match_LINQ_to_objects()
+    {
+        var shipped = _orders.Where(o => o.Status == "shipped").ToList();
+        Assert.NotEmpty(shipped);
+        Assert.Equal(shipped.Select(o => o.Total).Sum(), _shop.Orders.Query().Where(o => o.Status == "shipped").Select(o => o.Total).Sum());
+        Assert.Equal(_orders.Select(o => o.Total).Average(), _shop.Orders.Query().Select(o => o.Total).Average());
+        Assert.Equal(_orders.Select(o => o.PlacedAt).Min(), _shop.Orders.Query().Select(o => o.PlacedAt).Min());
+        Assert.Equal(_orders.Select(o => o.Total).Max(), _shop.Orders.Query().Select(o => o.Total).Max());
+        Assert.Equal(0m, _shop.Orders.Query().Where(o => o.Status == "no such status").Select(o => o.Total).Sum());
+        Assert.Contains("fields read: Total", _shop.Orders.Query().Select(o => o.Total).Explain());
+    }
+
+    [Fact]
     public void Sums_over_the_lines_of_an_order_read_the_raw_line_items()
     {
         var expected = _orders.OrderBy(o => o.Id)
@@ -95,7 +108,56 @@ public sealed class ContextProjectionTests : IDisposable
         Assert.Null(card.FindById(ObjectId.NewObjectId()));
         Assert.False(_shop.Orders.Project(o => o.Total).TryFindById(ObjectId.NewObjectId(), out var missing));
         Assert.Equal(0m, missing);
-        var error = Assert.Throws<NotSupportedException>(() => _shop.Orders.Project(o => new { o.Id, o.Lines }));
-        Assert.Contains("cannot be read from stored fields", error.Message);
+    }
+
+    [Fact]
+    public void A_prepared_projection_of_members_into_a_constructor_reads_them_typed()
+    {
+        var card = _shop.Orders.Project(o => new OrderCard(o.OrderNumber, o.Total, o.PlacedAt, o.Customer.Email));
+        var anonymous = _shop.Orders.Project(o => new { o.Status, o.Total });
+        foreach (var order in _orders.Take(25))
+        {
+            Assert.Equal(new OrderCard(order.OrderNumber, order.Total, order.PlacedAt, order.Customer.Email), card.FindById(order.Id));
+            Assert.Equal(new { order.Status, order.Total }, anonymous.FindById(order.Id));
+        }
+
+        Assert.Null(card.FindById(ObjectId.NewObjectId()));
+    }
+
+    private sealed record OrderCard(string Number, decimal Total, DateTime PlacedAt, string Email);
+
+    [Fact]
+    public void A_prepared_projection_binds_its_literals_and_captured_values_once()
+    {
+        var vat = 1.2m;
+        var card = _shop.Orders.Project(o => new { Gross = o.Total * vat, Big = o.Lines.Count(l => l.Quantity > 2), Taxed = o.Lines.Sum(l => l.Quantity * l.UnitPrice * vat), Half = o.Lines.Sum(l => l.Quantity * 0.5) });
+        Assert.Equal(["Total", "$count($Lines, { 'Quantity': { '$gt': @p1 } })", "$sum($Lines, (($Quantity * $UnitPrice) * @p2))", "$sum($Lines, ($Quantity * @p3))"],
+            card.Fields.Select(Core.Query.FieldProjection.Describe));
+        Assert.Contains(_orders, o => o.Lines.Count(l => l.Quantity > 2) > 0);
+        foreach (var order in _orders.Take(30))
+        {
+            Assert.Equal(new { Gross = order.Total * vat, Big = order.Lines.Count(l => l.Quantity > 2), Taxed = order.Lines.Sum(l => l.Quantity * l.UnitPrice * vat), Half = order.Lines.Sum(l => l.Quantity * 0.5) },
+                card.FindById(order.Id));
+        }
+    }
+
+    [Theory]
+    [InlineData("whole", "it uses the whole document 'o'")]
+    [InlineData("list", "'o.Lines' is a collection (List<OrderLine>) used other than through Count, Sum, Min, Max, Average or Count(condition)")]
+    [InlineData("any", "'o.Lines' is a collection (List<OrderLine>)")]
+    [InlineData("nested", "'o.Customer' is a nested object (CustomerContact), not a stored scalar")]
+    [InlineData("constant", "it reads no stored field")]
+    public void A_projection_that_needs_the_document_is_refused_naming_the_construct(string shape, string reason)
+    {
+        var error = Assert.Throws<NotSupportedException>(() => _ = shape switch
+        {
+            "whole" => (object)_shop.Orders.Project(o => new { o.Id, Order = o }),
+            "list" => _shop.Orders.Project(o => new { o.Id, o.Lines }),
+            "any" => _shop.Orders.Project(o => o.Lines.Any(l => l.Quantity > 2)),
+            "nested" => _shop.Orders.Project(o => new { o.Customer, o.Status }),
+            _ => _shop.Orders.Project(o => 42),
+        });
+        Assert.Contains("cannot be read from stored fields: " + reason, error.Message);
+        Assert.Contains("Use Query().Select(...) instead", error.Message);
     }
 }

@@ -7,7 +7,7 @@ namespace BLite.Core.Query;
 /// is handed to the element node as a span, so neither the array nor its items are decoded into
 /// objects; only the numbers the aggregate needs are read.
 /// </summary>
-internal sealed class ArrayAggregateValueNode(ArrayAggregateValue definition, FieldValueNode array, ValueNode element) : ValueNode
+internal sealed class ArrayAggregateValueNode(ArrayAggregateValue definition, FieldValueNode array, ValueNode element, MatchNode? itemFilter) : ValueNode
 {
     public override BsonValue Evaluate(BsonType type, ReadOnlySpan<byte> value)
     {
@@ -21,7 +21,13 @@ internal sealed class ArrayAggregateValueNode(ArrayAggregateValue definition, Fi
         reader.ReadArrayStart();
         while (reader.TryReadItemHeader(out var itemType))
         {
-            var item = element.Evaluate(itemType, reader.ReadRawValue(itemType));
+            var raw = reader.ReadRawValue(itemType);
+            if (itemFilter is not null && !itemFilter.Matches(itemType, raw))
+            {
+                continue;
+            }
+
+            var item = element.Evaluate(itemType, raw);
             if (item.IsNull || !item.IsNumeric)
             {
                 if (definition.ElementNullable)
@@ -59,7 +65,7 @@ internal sealed class ArrayAggregateValueNode(ArrayAggregateValue definition, Fi
                         ArrayAggregate.Max => _count == 0 ? integer : Math.Max(_integer, integer),
                         _ => checked(_integer + integer),
                     };
-                    if (kind == NumericKind.Int32 && aggregate == ArrayAggregate.Sum)
+                    if (kind == NumericKind.Int32 && aggregate is ArrayAggregate.Sum or ArrayAggregate.Count)
                     {
                         _ = checked((int)_integer);
                     }
@@ -98,7 +104,7 @@ internal sealed class ArrayAggregateValueNode(ArrayAggregateValue definition, Fi
 
         public readonly BsonValue Result()
         {
-            if (_count == 0 && aggregate != ArrayAggregate.Sum)
+            if (_count == 0 && aggregate is not (ArrayAggregate.Sum or ArrayAggregate.Count))
             {
                 return BsonValue.Null;
             }

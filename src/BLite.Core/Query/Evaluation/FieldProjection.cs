@@ -14,7 +14,11 @@ public sealed class FieldProjection
 {
     private readonly ValueNode[] _nodes;
 
-    public FieldProjection(IReadOnlyList<ValueExpression> values, BsonFieldDictionary dictionary)
+    /// <param name="parameters">
+    /// This execution's values of the parameter slots the values use (a literal or captured value
+    /// in an array aggregate's selector, <c>o.Lines.Sum(l => l.Qty * rate)</c>); null when they use none.
+    /// </param>
+    public FieldProjection(IReadOnlyList<ValueExpression> values, BsonFieldDictionary dictionary, IReadOnlyList<BsonValue>? parameters = null)
     {
         ArgumentNullException.ThrowIfNull(values);
         ArgumentNullException.ThrowIfNull(dictionary);
@@ -22,11 +26,40 @@ public sealed class FieldProjection
         _nodes = new ValueNode[values.Count];
         for (var i = 0; i < _nodes.Length; i++)
         {
-            _nodes[i] = ValueNode.Build(values[i], dictionary, null);
+            _nodes[i] = ValueNode.Build(values[i], dictionary, parameters);
         }
     }
 
     public IReadOnlyList<ValueExpression> Values { get; }
+
+    /// <summary>True when some value reads a parameter slot: its reader must then be built per execution, with the parameters bound.</summary>
+    public static bool UsesParameters(IReadOnlyList<ValueExpression> values)
+    {
+        ArgumentNullException.ThrowIfNull(values);
+        return values.Any(UsesParameter);
+    }
+
+    private static bool UsesParameter(ValueExpression value) => value switch
+    {
+        OperandValue operand => operand.Operand.IsParameter,
+        ComputedValue computed => UsesParameter(computed.Argument),
+        ArithmeticValue arithmetic => UsesParameter(arithmetic.Left) || UsesParameter(arithmetic.Right),
+        ArrayAggregateValue aggregate => UsesParameter(aggregate.Element) || (aggregate.ItemFilter is { } filter && FilterUsesParameter(filter)),
+        _ => false,
+    };
+
+    private static bool FilterUsesParameter(QueryFilter filter) => filter switch
+    {
+        ComparisonFilter comparison => comparison.Value.IsParameter,
+        InFilter inFilter => inFilter.Values.IsParameter,
+        StringMatchFilter match => match.Value.IsParameter,
+        ExpressionFilter expression => UsesParameter(expression.Left) || UsesParameter(expression.Right),
+        ElemMatchFilter elemMatch => FilterUsesParameter(elemMatch.ElementFilter),
+        AndFilter all => all.Filters.Any(FilterUsesParameter),
+        OrFilter any => any.Filters.Any(FilterUsesParameter),
+        NotFilter negation => FilterUsesParameter(negation.Filter),
+        _ => false,
+    };
 
     /// <summary>Fills <paramref name="values"/> (one slot per projected value) from <paramref name="document"/>.</summary>
     public void Read(ReadOnlySpan<byte> document, Span<BsonValue> values)

@@ -25,6 +25,10 @@ internal sealed class FilterEvaluator
         return filter is null ? MatchAll : new FilterEvaluator(new NodeBuilder(dictionary, parameters).Build(filter));
     }
 
+    /// <summary>The match node of <paramref name="filter"/> alone, for a filter applied to values other than whole documents (an array's items).</summary>
+    internal static MatchNode BuildNode(QueryFilter filter, BsonFieldDictionary dictionary, IReadOnlyList<BsonValue>? parameters) =>
+        new NodeBuilder(dictionary, parameters).Build(filter);
+
     /// <summary>Whether the C-BSON document passes the filter. Malformed bytes throw <see cref="BsonFormatException"/>.</summary>
     public bool Matches(ReadOnlySpan<byte> document) => _root.Matches(BsonType.Document, document);
 

@@ -16,7 +16,8 @@ internal abstract class ValueNode
         ArithmeticValue arithmetic => new ArithmeticValueNode(arithmetic.Operator, arithmetic.Kind,
             Build(arithmetic.Left, dictionary, parameters), Build(arithmetic.Right, dictionary, parameters)),
         ArrayAggregateValue aggregate => new ArrayAggregateValueNode(aggregate,
-            new FieldValueNode(new CompiledPath(aggregate.Array, dictionary), dictionary), Build(aggregate.Element, dictionary, parameters)),
+            new FieldValueNode(new CompiledPath(aggregate.Array, dictionary), dictionary), Build(aggregate.Element, dictionary, parameters),
+            aggregate.ItemFilter is { } itemFilter ? FilterEvaluator.BuildNode(itemFilter, dictionary, parameters) : null),
         _ => throw new ArgumentException($"Unknown value expression {expression.GetType().Name}.", nameof(expression)),
     };
 }

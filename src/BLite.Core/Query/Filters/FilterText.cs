@@ -77,9 +77,17 @@ internal static class FilterText
                 text.Append(')');
                 break;
             case ArrayAggregateValue aggregate:
-                text.Append('$').Append(aggregate.Aggregate.ToString().ToLowerInvariant()).Append("($")
-                    .Append(aggregate.Array.Path).Append(", ");
-                AppendValue(text, aggregate.Element);
+                text.Append('$').Append(aggregate.Aggregate.ToString().ToLowerInvariant()).Append("($").Append(aggregate.Array.Path);
+                if (aggregate.Aggregate != ArrayAggregate.Count)
+                {
+                    AppendValue(text.Append(", "), aggregate.Element);
+                }
+                else if (aggregate.ItemFilter is { } itemFilter)
+                {
+                    // Single quotes, as operands print, so the $expr string stays one JSON string.
+                    text.Append(", ").Append(itemFilter.ToString().Replace("\"", "'", StringComparison.Ordinal));
+                }
+
                 text.Append(')');
                 break;
             case ArithmeticValue arithmetic:

@@ -22,6 +22,10 @@ public abstract class ValueExpression
     public static ValueExpression OverArray(ArrayAggregate aggregate, FieldPath array, ValueExpression element, NumericKind kind, bool elementNullable) =>
         new ArrayAggregateValue(aggregate, array, element, kind, elementNullable);
 
+    /// <summary>The number of items of the array at <paramref name="array"/> that pass <paramref name="itemFilter"/> (every item when null), as an Int32.</summary>
+    public static ValueExpression CountOverArray(FieldPath array, QueryFilter? itemFilter) =>
+        new ArrayAggregateValue(ArrayAggregate.Count, array, Value(FilterOperand.FromConstant(1)), NumericKind.Int32, elementNullable: false) { ItemFilter = itemFilter };
+
     public override string ToString()
     {
         var text = new System.Text.StringBuilder();
@@ -123,6 +127,9 @@ public sealed class ArrayAggregateValue : ValueExpression
     public NumericKind Kind { get; }
 
     public bool ElementNullable { get; }
+
+    /// <summary>For <see cref="ArrayAggregate.Count"/>: the condition an item must meet to be counted (paths relative to the item), or null for every item.</summary>
+    public QueryFilter? ItemFilter { get; init; }
 }
 
 public enum ArrayAggregate
@@ -133,6 +140,9 @@ public enum ArrayAggregate
 
     /// <summary>A double, or a decimal when <see cref="ArrayAggregateValue.Kind"/> is Decimal.</summary>
     Average,
+
+    /// <summary>The number of items passing <see cref="ArrayAggregateValue.ItemFilter"/>: an Int32, checked; 0 for no items.</summary>
+    Count,
 }
 
 public enum ValueFunction

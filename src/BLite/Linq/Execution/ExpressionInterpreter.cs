@@ -144,8 +144,22 @@ internal static partial class ExpressionInterpreter
             throw Unsupported(node, "a value type built without a constructor cannot be created by the interpreter");
         }
 
-        return node.Constructor.Invoke(EvalArguments(node.Arguments, context));
+        // A cached invoker skips ConstructorInfo.Invoke's per-call checks and, for up to four
+        // arguments, its argument array; it throws the constructor's own exception, as C# would.
+        var invoker = Constructors.GetValue(node.Constructor, static constructor => ConstructorInvoker.Create(constructor));
+        var arguments = node.Arguments;
+        return arguments.Count switch
+        {
+            0 => invoker.Invoke(),
+            1 => invoker.Invoke(Eval(arguments[0], context)),
+            2 => invoker.Invoke(Eval(arguments[0], context), Eval(arguments[1], context)),
+            3 => invoker.Invoke(Eval(arguments[0], context), Eval(arguments[1], context), Eval(arguments[2], context)),
+            4 => invoker.Invoke(Eval(arguments[0], context), Eval(arguments[1], context), Eval(arguments[2], context), Eval(arguments[3], context)),
+            _ => invoker.Invoke(new Span<object?>(EvalArguments(arguments, context))),
+        };
     }
+
+    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<ConstructorInfo, ConstructorInvoker> Constructors = new();
 
     private static object? EvalMemberInit(MemberInitExpression node, Context context)
     {

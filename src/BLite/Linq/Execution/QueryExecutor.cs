@@ -53,6 +53,13 @@ internal static class QueryExecutor
             return FromCount(translated, source.Count(translated.Query, parameters));
         }
 
+        if (sourceRows is null && SourceAggregate.For(source, translated) is { } aggregate
+            && ((IAggregatingQuerySource)source).Aggregate(translated.Query, parameters, aggregate.Value, aggregate.Kind) is { } totals
+            && aggregate.TryResult(totals, out var total))
+        {
+            return total;
+        }
+
         var rows = Rows(source, translated, values, parameters, sourceRows);
         switch (translated.Terminal)
         {
@@ -148,12 +155,19 @@ internal static class QueryExecutor
             rows = Nearest(source, translated, vector, values, parameters);
             operations = translated.PostOperations;
         }
+        else if (projected && sourceRows is null && snapshot is null && DistinctThroughIndex(source, translated) is { } distinct)
+        {
+            rows = distinct;
+            operations = translated.Projection!.PostOperations.Skip(2).ToList();
+        }
         else if (projected)
         {
             var projection = translated.Projection!;
-            rows = sourceRows ?? ProjectedRows(snapshot is not null
-                ? ((IReferenceResolvingSource)source).ExecuteFieldsIn(snapshot, translated.Query, parameters, projection.Values)
-                : ((IProjectingQuerySource)source).ExecuteFields(translated.Query, parameters, projection.Values), projection);
+            rows = sourceRows
+                ?? (snapshot is null && source is IRowProjectingSource typed ? typed.ExecuteRows(translated.Query, parameters, projection) : null)
+                ?? ProjectedRows(snapshot is not null
+                    ? ((IReferenceResolvingSource)source).ExecuteFieldsIn(snapshot, translated.Query, parameters, projection.Values)
+                    : ((IProjectingQuerySource)source).ExecuteFields(translated.Query, parameters, projection.Values), projection);
             operations = projection.PostOperations;
         }
         else
@@ -168,6 +182,8 @@ internal static class QueryExecutor
         {
             rows = operation.Kind switch
             {
+                PostOperationKind.Select when projected && RowConstructor.Of(operation.Lambda!, translated.Projection!.Types) is { } constructor =>
+                    rows.Select(row => (object?)constructor.Invoke((object?[])row!)),
                 PostOperationKind.Select => Project(rows, operation.Lambda!, values),
                 PostOperationKind.GroupBy when projected => Group<object?[]>(rows, operation.Lambda!, values),
                 PostOperationKind.GroupBy => Group<TRoot>(rows, operation.Lambda!, values),
@@ -181,6 +197,33 @@ internal static class QueryExecutor
         }
 
         return rows;
+    }
+
+    /// <summary>
+    /// <c>Select(o => o.Path).Distinct()</c> over the whole collection (no filter, order or page
+    /// before it): the distinct values read from an index on the path, or null when the source
+    /// has none that answers exactly (the values are then read from the documents).
+    /// </summary>
+    private static IEnumerable<object?>? DistinctThroughIndex<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated) =>
+        DistinctWalk(source, translated) is var (values, type) ? ((IDistinctValueSource)source).DistinctValues(values, type) : null;
+
+    /// <summary>The index <see cref="DistinctThroughIndex"/> would walk, for Explain.</summary>
+    public static string? DistinctIndex<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated) =>
+        UsesProjection(source, translated) && DistinctWalk(source, translated) is var (values, type) ? ((IDistinctValueSource)source).DistinctIndex(values, type) : null;
+
+    private static (ValueExpression Value, Type Type)? DistinctWalk<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated)
+    {
+        var query = translated.Query;
+        var projection = translated.Projection!;
+        if (source is not IDistinctValueSource || query.Filter is not null || query.Sort.Count != 0 || query.Skip is not null || query.Take is not null
+            || projection.Values.Count != 1 || projection.PostOperations.Count < 2
+            || projection.PostOperations[0] is not { Kind: PostOperationKind.Select, Lambda.Body: ProjectedFieldExpression { Slot: 0 } field }
+            || field.Type != projection.Types[0] || projection.PostOperations[1].Kind != PostOperationKind.Distinct)
+        {
+            return null;
+        }
+
+        return (projection.Values[0], projection.Types[0]);
     }
 
     /// <summary>The k nearest (Skip and Take applied to them, in distance order), as documents or as matches.</summary>

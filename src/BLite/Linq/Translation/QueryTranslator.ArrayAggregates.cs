@@ -5,22 +5,32 @@ namespace BLite.Linq.Translation;
 
 /// <summary>
 /// <c>o.Lines.Sum(l => l.Quantity)</c>, <c>o.Lines.Max(l => l.Price * l.Quantity)</c>,
-/// <c>o.Scores.Average()</c> in a projection: Sum, Min, Max and Average over a stored array,
-/// with a selector made of the item's stored fields (arithmetic and computed members allowed),
-/// computed on the raw items by an <see cref="ArrayAggregateValue"/>. The order is never built.
+/// <c>o.Scores.Average()</c>, <c>o.Lines.Count(l => l.Qty > 2)</c> in a projection or a filter:
+/// Sum, Min, Max and Average over a stored array, with a selector made of the item's stored fields,
+/// literals and captured values (arithmetic and computed members allowed), and Count with an item
+/// condition, computed on the raw items by an <see cref="ArrayAggregateValue"/>. The order is never built.
 /// </summary>
 internal sealed partial class QueryTranslator
 {
-    /// <param name="parametersBound">
-    /// True in a filter, whose evaluator binds the query's parameters; a projection is read without
-    /// them, so there a selector using a literal or captured value (<c>l.Qty * 2</c>) stays in memory.
-    /// </param>
-    private bool TryArrayAggregate(MethodCallExpression call, ParameterExpression root, bool parametersBound, out ValueExpression aggregate)
+    /// <summary>
+    /// Literals and captured values in the selector (<c>l.Qty * rate</c>) are parameter slots: a
+    /// filter binds them when it is built, a projection's reader when it is built for the execution.
+    /// </summary>
+    private bool TryArrayAggregate(MethodCallExpression call, ParameterExpression root, out ValueExpression aggregate)
     {
         aggregate = null!;
         if (call.Method.DeclaringType != typeof(Enumerable) || call.Arguments.Count is < 1 or > 2
-            || ArrayAggregateOf(call.Method.Name) is not { } kind
             || !TryPath(call.Arguments[0], root, out var array, throwIfNotStored: false) || array.IsSelf)
+        {
+            return false;
+        }
+
+        if (call.Method.Name == nameof(Enumerable.Count))
+        {
+            return call.Arguments.Count == 2 && TryCountOverArray(call, array, out aggregate);
+        }
+
+        if (ArrayAggregateOf(call.Method.Name) is not { } kind)
         {
             return false;
         }
@@ -44,14 +54,34 @@ internal sealed partial class QueryTranslator
         }
 
         var elementType = elementBody.Type;
-        if (NumericKindOf(elementType) is not { } numeric
-            || !TryValue(elementBody, item, out var element) || (!parametersBound && UsesQueryParameter(element)))
+        if (NumericKindOf(elementType) is not { } numeric || !TryValue(elementBody, item, out var element))
         {
             return false;
         }
 
         aggregate = ValueExpression.OverArray(kind, array, element, numeric, Nullable.GetUnderlyingType(elementType) is not null);
         return true;
+    }
+
+    /// <summary><c>o.Lines.Count(l => l.Qty > 2)</c>: the items passing the condition, counted on the raw items (the condition is an element match's).</summary>
+    private bool TryCountOverArray(MethodCallExpression call, FieldPath array, out ValueExpression aggregate)
+    {
+        aggregate = null!;
+        if (call.Arguments[1] is not LambdaExpression { Parameters.Count: 1 } condition)
+        {
+            return false;
+        }
+
+        try
+        {
+            aggregate = ValueExpression.CountOverArray(array, Predicate(condition.Body, condition.Parameters[0]));
+            return true;
+        }
+        catch (NotSupportedException)
+        {
+            // A condition with no raw-bytes form: the caller keeps the in-memory path (or names the construct).
+            return false;
+        }
     }
 
     private static ArrayAggregate? ArrayAggregateOf(string method) => method switch
@@ -70,14 +100,5 @@ internal sealed partial class QueryTranslator
         TypeCode.Double => NumericKind.Double,
         TypeCode.Decimal => NumericKind.Decimal,
         _ => null,
-    };
-
-    private static bool UsesQueryParameter(ValueExpression value) => value switch
-    {
-        OperandValue operand => operand.Operand.IsParameter,
-        ComputedValue computed => UsesQueryParameter(computed.Argument),
-        ArithmeticValue arithmetic => UsesQueryParameter(arithmetic.Left) || UsesQueryParameter(arithmetic.Right),
-        ArrayAggregateValue nested => UsesQueryParameter(nested.Element),
-        _ => false,
     };
 }

@@ -1,4 +1,5 @@
 using System.Linq.Expressions;
+using BLite.Bson;
 using BLite.Core.Query;
 using BLite.Linq.Execution;
 
@@ -17,13 +18,35 @@ internal sealed partial class QueryTranslator
         [nameof(Enumerable.Count), nameof(Enumerable.LongCount), nameof(Enumerable.Sum), nameof(Enumerable.Min), nameof(Enumerable.Max),
          nameof(Enumerable.Average), nameof(Enumerable.Any), nameof(Enumerable.All)];
 
-    /// <summary>The pushed-down form of a standalone selector over <paramref name="selector"/>'s parameter type, or null when it needs the whole document.</summary>
-    public static ProjectionPlan? TranslateProjection(LambdaExpression selector, IFieldPathResolver resolver)
+    /// <summary>
+    /// The pushed-down form of a standalone selector over <paramref name="selector"/>'s parameter
+    /// type, or null when it needs the whole document. Its literals and captured values are lifted
+    /// once, as a query's are: <paramref name="values"/> are what the rewritten selector reads,
+    /// <paramref name="parameters"/> what the field readers bind.
+    /// </summary>
+    /// <param name="blocker">When the plan is null: the construct that needs the document, as an error names it.</param>
+    public static ProjectionPlan? TranslateProjection(LambdaExpression selector, IFieldPathResolver resolver, out object?[] values, out BsonValue[] parameters,
+        out string? blocker)
     {
-        var translator = new QueryTranslator(resolver, 0) { _rootType = selector.Parameters[0].Type };
-        translator._post.Add(new PostOperation(PostOperationKind.Select, selector, null));
-        return translator.TryPushDownProjection(null);
+        var (shape, lifted) = ExpressionParameterizer.Parameterize(selector);
+        var lambda = (LambdaExpression)shape;
+        var translator = new QueryTranslator(resolver, lifted.Length) { _rootType = lambda.Parameters[0].Type };
+        translator._post.Add(new PostOperation(PostOperationKind.Select, lambda, null));
+        var plan = translator.TryPushDownProjection(null);
+        blocker = translator._projectionBlocker;
+        values = lifted;
+        parameters = new BsonValue[lifted.Length];
+        for (var i = 0; i < lifted.Length; i++)
+        {
+            parameters[i] = translator._parameterUses[i] == ParameterUse.Scalar
+                ? ClrBsonConverter.ToBsonValue(lifted[i], resolver as IQueryValueConverter)
+                : BsonValue.Null;
+        }
+
+        return plan;
     }
+
+    private string? _projectionBlocker;
 
     private ProjectionPlan? TryPushDownProjection(LambdaExpression? terminalSelector)
     {
@@ -48,6 +71,7 @@ internal sealed partial class QueryTranslator
             return null;
         }
 
+        _projectionBlocker = rewriter.Failed ? rewriter.DescribeBlocker() : rewriter.Fields.Count == 0 ? "it reads no stored field" : null;
         return rewriter.Failed || rewriter.Fields.Count == 0
             ? null
             : new ProjectionPlan(rewriter.Fields, rewriter.Types, operations, _post.Count == 0 ? terminalSelector : null);
@@ -62,6 +86,22 @@ internal sealed partial class QueryTranslator
         public List<Type> Types { get; } = [];
 
         public bool Failed { get; private set; }
+
+        /// <summary>The innermost expression that needs more than stored scalars: the document itself, or the member chain reaching an object or a collection.</summary>
+        private Expression? _blocker;
+
+        public string DescribeBlocker() => _blocker switch
+        {
+            ParameterExpression parameter when parameter == Group => $"it uses the group '{parameter.Name}' other than as g.Key or the source of Count, Sum, Min, Max, Average, Any or All",
+            ParameterExpression parameter => $"it uses the whole document '{parameter.Name}'",
+            { } node when IsCollection(node.Type) => $"'{node}' is a collection ({Describe(node.Type)}) used other than through Count, Sum, Min, Max, Average or Count(condition)",
+            { } node => $"'{node}' is {(BsonClrConverter.CanRead(node.Type) ? "converted by the collection" : "a nested object")} ({Describe(node.Type)}), not a stored scalar",
+            _ => "it uses the document",
+        };
+
+        private static string Describe(Type type) => type.IsGenericType
+            ? $"{type.Name[..type.Name.IndexOf('`', StringComparison.Ordinal)]}<{string.Join(", ", type.GetGenericArguments().Select(Describe))}>"
+            : type.Name;
 
         /// <summary>The group parameter of the Select after a GroupBy: usable only as g.Key and as the source of an aggregate.</summary>
         public ParameterExpression? Group { get; set; }
@@ -91,7 +131,14 @@ internal sealed partial class QueryTranslator
                 }
             }
 
-            return base.VisitMember(node);
+            var failedBefore = Failed;
+            var visited = base.VisitMember(node);
+            if (!failedBefore && Failed && (_blocker == node.Expression || _blocker is null))
+            {
+                _blocker = node;
+            }
+
+            return visited;
         }
 
         protected override Expression VisitMethodCall(MethodCallExpression node)
@@ -115,7 +162,7 @@ internal sealed partial class QueryTranslator
                 return new ProjectedFieldExpression(root, Slot(count, node.Type), node.Type);
             }
 
-            if (node.Arguments.Count > 0 && Root(node.Arguments[0]) is { } arrayRoot && translator.TryArrayAggregate(node, arrayRoot, parametersBound: false, out var aggregate))
+            if (node.Arguments.Count > 0 && Root(node.Arguments[0]) is { } arrayRoot && translator.TryArrayAggregate(node, arrayRoot, out var aggregate))
             {
                 return new ProjectedFieldExpression(arrayRoot, Slot(aggregate, node.Type), node.Type);
             }
@@ -129,6 +176,7 @@ internal sealed partial class QueryTranslator
             if (node.Type == rootType || node == Group)
             {
                 Failed = true;
+                _blocker ??= node;
             }
 
             return node;

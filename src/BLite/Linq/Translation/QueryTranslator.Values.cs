@@ -83,8 +83,8 @@ internal sealed partial class QueryTranslator
 
         // Min, Max and Average of no items throw in C# unless the selector is nullable (then they are
         // null and every comparison is false, as the filter's null rules give): only those are exact.
-        if (TryArrayAggregate(call, root, parametersBound: true, out var aggregate)
-            && aggregate is ArrayAggregateValue { Aggregate: ArrayAggregate.Sum } or ArrayAggregateValue { ElementNullable: true })
+        if (TryArrayAggregate(call, root, out var aggregate)
+            && aggregate is ArrayAggregateValue { Aggregate: ArrayAggregate.Sum or ArrayAggregate.Count } or ArrayAggregateValue { ElementNullable: true })
         {
             value = aggregate;
             return true;

@@ -6,7 +6,7 @@ namespace Billing;
 
 /// <summary>Compile-time C-BSON mapper for <see cref="global::Billing.Invoice"/> and every type it reaches.</summary>
 [global::System.CodeDom.Compiler.GeneratedCode("BLite.Generators", "1.0.0")]
-internal sealed class InvoiceDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::Billing.InvoiceId, global::Billing.Invoice>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper
+internal sealed class InvoiceDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::Billing.InvoiceId, global::Billing.Invoice>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper, global::BLite.Bson.Mapping.IMemberReaderProvider
 {
     private readonly global::BLite.Bson.BsonFieldDictionary _fieldDictionary;
     private readonly global::BLite.Bson.Mapping.IdConverter<global::Billing.InvoiceId> _idConverter;
@@ -76,6 +76,29 @@ internal sealed class InvoiceDocumentMapper : global::BLite.Bson.Mapping.IDocume
 
         value = default;
         return false;
+    }
+
+    public global::BLite.Bson.Mapping.MemberReader? GetMemberReader(string memberPath)
+    {
+        switch (memberPath)
+        {
+            case "Id":
+            return new global::BLite.Bson.Mapping.MemberReader<global::Billing.InvoiceId>((ref global::BLite.Bson.BsonSpanReader reader, global::BLite.Bson.BsonType type) =>
+            {
+                global::Billing.InvoiceId value;
+                value = _idConverter.Read(ref reader, type, _fieldDictionary);
+                return value;
+            });
+            case "Amount":
+            return new global::BLite.Bson.Mapping.MemberReader<decimal>((ref global::BLite.Bson.BsonSpanReader reader, global::BLite.Bson.BsonType type) =>
+            {
+                decimal value;
+                value = global::BLite.Bson.Mapping.BsonMemberReader.ReadDecimal(ref reader, type, "Invoice.Amount");
+                return value;
+            });
+            default:
+                return null;
+        }
     }
 
     private void WriteInvoice(global::Billing.Invoice value, ref global::BLite.Bson.BsonSpanWriter writer, int depth)

@@ -6,7 +6,7 @@ namespace Shop;
 
 /// <summary>Compile-time C-BSON mapper for <see cref="global::Shop.Order"/> and every type it reaches.</summary>
 [global::System.CodeDom.Compiler.GeneratedCode("BLite.Generators", "1.0.0")]
-internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::BLite.ObjectId, global::Shop.Order>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper
+internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::BLite.ObjectId, global::Shop.Order>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper, global::BLite.Bson.Mapping.IMemberReaderProvider
 {
     private readonly global::BLite.Bson.BsonFieldDictionary _fieldDictionary;
     private readonly global::BLite.Bson.Mapping.MappedField[] _fields;
@@ -116,6 +116,64 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
 
         value = default;
         return false;
+    }
+
+    public global::BLite.Bson.Mapping.MemberReader? GetMemberReader(string memberPath)
+    {
+        switch (memberPath)
+        {
+            case "Id":
+            return new global::BLite.Bson.Mapping.MemberReader<global::BLite.ObjectId>((ref global::BLite.Bson.BsonSpanReader reader, global::BLite.Bson.BsonType type) =>
+            {
+                global::BLite.ObjectId value;
+                value = global::BLite.Bson.Mapping.BsonMemberReader.ReadObjectId(ref reader, type, "Order.Id");
+                return value;
+            });
+            case "Number":
+            return new global::BLite.Bson.Mapping.MemberReader<string>((ref global::BLite.Bson.BsonSpanReader reader, global::BLite.Bson.BsonType type) =>
+            {
+                string value;
+                value = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, type, "Order.Number")!;
+                return value;
+            });
+            case "PlacedAt":
+            return new global::BLite.Bson.Mapping.MemberReader<global::System.DateTime>((ref global::BLite.Bson.BsonSpanReader reader, global::BLite.Bson.BsonType type) =>
+            {
+                global::System.DateTime value;
+                value = global::BLite.Bson.Mapping.BsonMemberReader.ReadDateTime(ref reader, type, "Order.PlacedAt");
+                return value;
+            });
+            case "Discount":
+            return new global::BLite.Bson.Mapping.MemberReader<decimal?>((ref global::BLite.Bson.BsonSpanReader reader, global::BLite.Bson.BsonType type) =>
+            {
+                decimal? value;
+                if (type == global::BLite.Bson.BsonType.Null)
+                {
+                    value = null;
+                }
+                else
+                {
+                    value = global::BLite.Bson.Mapping.BsonMemberReader.ReadDecimal(ref reader, type, "Order.Discount");
+                }
+                return value;
+            });
+            case "Shipping.City":
+            return new global::BLite.Bson.Mapping.MemberReader<string>((ref global::BLite.Bson.BsonSpanReader reader, global::BLite.Bson.BsonType type) =>
+            {
+                string value;
+                value = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, type, "Address.City")!;
+                return value;
+            });
+            case "Status":
+            return new global::BLite.Bson.Mapping.MemberReader<global::Shop.Status>((ref global::BLite.Bson.BsonSpanReader reader, global::BLite.Bson.BsonType type) =>
+            {
+                global::Shop.Status value;
+                value = (global::Shop.Status)global::BLite.Bson.Mapping.BsonMemberReader.ReadInt32(ref reader, type, "Order.Status");
+                return value;
+            });
+            default:
+                return null;
+        }
     }
 
     private void WriteOrder(global::Shop.Order value, ref global::BLite.Bson.BsonSpanWriter writer, int depth)

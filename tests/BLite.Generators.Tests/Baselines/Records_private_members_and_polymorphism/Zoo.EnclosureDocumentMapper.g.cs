@@ -6,7 +6,7 @@ namespace Zoo;
 
 /// <summary>Compile-time C-BSON mapper for <see cref="global::Zoo.Enclosure"/> and every type it reaches.</summary>
 [global::System.CodeDom.Compiler.GeneratedCode("BLite.Generators", "1.0.0")]
-internal sealed class EnclosureDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::System.Guid, global::Zoo.Enclosure>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper
+internal sealed class EnclosureDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::System.Guid, global::Zoo.Enclosure>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper, global::BLite.Bson.Mapping.IMemberReaderProvider
 {
     private readonly global::BLite.Bson.BsonFieldDictionary _fieldDictionary;
     private readonly global::BLite.Bson.Mapping.MappedField[] _fields;
@@ -94,6 +94,43 @@ internal sealed class EnclosureDocumentMapper : global::BLite.Bson.Mapping.IDocu
 
         value = default;
         return false;
+    }
+
+    public global::BLite.Bson.Mapping.MemberReader? GetMemberReader(string memberPath)
+    {
+        switch (memberPath)
+        {
+            case "Id":
+            return new global::BLite.Bson.Mapping.MemberReader<global::System.Guid>((ref global::BLite.Bson.BsonSpanReader reader, global::BLite.Bson.BsonType type) =>
+            {
+                global::System.Guid value;
+                value = global::BLite.Bson.Mapping.BsonMemberReader.ReadGuid(ref reader, type, "Enclosure.Id");
+                return value;
+            });
+            case "Name":
+            return new global::BLite.Bson.Mapping.MemberReader<string>((ref global::BLite.Bson.BsonSpanReader reader, global::BLite.Bson.BsonType type) =>
+            {
+                string value;
+                value = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, type, "Enclosure.Name")!;
+                return value;
+            });
+            case "_version":
+            return new global::BLite.Bson.Mapping.MemberReader<int>((ref global::BLite.Bson.BsonSpanReader reader, global::BLite.Bson.BsonType type) =>
+            {
+                int value;
+                value = global::BLite.Bson.Mapping.BsonMemberReader.ReadInt32(ref reader, type, "Enclosure._version");
+                return value;
+            });
+            case "Capacity":
+            return new global::BLite.Bson.Mapping.MemberReader<int>((ref global::BLite.Bson.BsonSpanReader reader, global::BLite.Bson.BsonType type) =>
+            {
+                int value;
+                value = global::BLite.Bson.Mapping.BsonMemberReader.ReadInt32(ref reader, type, "Enclosure.Capacity");
+                return value;
+            });
+            default:
+                return null;
+        }
     }
 
     private void WriteEnclosure(global::Zoo.Enclosure value, ref global::BLite.Bson.BsonSpanWriter writer, int depth)

@@ -1,0 +1,111 @@
+using BLite.Benchmarks.Query;
+using BLite.Benchmarks.Query.References;
+using BLite.Benchmarks.Workload;
+
+namespace BLite.Benchmarks.Diagnostics;
+
+/// <summary>
+/// <c>profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT</c>: one query scenario of
+/// the manual mode repeated COUNT times over 1,000 orders in memory, for a sampling
+/// profiler (<c>perf record</c> with <c>DOTNET_PerfMapEnabled=1</c>) or <c>valgrind --tool=callgrind</c>.
+/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS</c>
+/// runs BLite and SQLite+JSON alternately in one process, batch by batch, and prints each one's
+/// best batch: on a shared, loaded machine the fastest batch is the one least disturbed.
+/// </summary>
+internal static class QueryProfileLoop
+{
+    public static int Run(string[] args)
+    {
+        if (args.Length == 3 && args[0] == "compare" && int.TryParse(args[2], out var rounds))
+        {
+            return Compare(args[1], rounds);
+        }
+
+        if (args.Length != 3 || args[0] is not ("project-by-id" or "scan-project" or "sum-by-status" or "distinct-status" or "include-customer" or "two-hop") || args[1] is not ("blite" or "sqlite")
+            || !int.TryParse(args[2], out var count) || count < 0)
+        {
+            Console.Error.WriteLine("usage: profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT, or profile compare project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS");
+            return 2;
+        }
+
+        var (peer, operation) = Create(args[0], args[1] == "blite");
+        using (peer)
+        {
+            var checksum = 0m;
+            for (var i = 0; i < Math.Min(count, 2000); i++)
+            {
+                checksum += operation(i);
+            }
+
+            var started = System.Diagnostics.Stopwatch.GetTimestamp();
+            for (var i = 0; i < count; i++)
+            {
+                checksum += operation(i);
+            }
+
+            var elapsed = System.Diagnostics.Stopwatch.GetElapsedTime(started);
+            Console.WriteLine($"{args[0]} {args[1]} x{count}: {elapsed.TotalMilliseconds * 1000 / Math.Max(count, 1):F3} us/op, checksum {checksum}");
+        }
+
+        return 0;
+    }
+
+    private static (IDisposable Peer, Func<int, decimal> Operation) Create(string scenario, bool blite)
+    {
+        if (scenario is "two-hop" or "include-customer")
+        {
+            var linked = LinkedDataset.Create(1000);
+            IReferencePeer references = blite ? new BLiteReferencePeer(linked) : new SqliteReferencePeer(linked);
+            return scenario == "two-hop"
+                ? (references, i => references.OrdersOfCity(LinkedDataset.City(i % LinkedDataset.Cities)))
+                : (references, _ => references.IncludeAccounts());
+        }
+
+        var orders = new OrderGenerator().Generate(1000);
+        var keys = orders.Select(o => o.Id).ToArray();
+        IProjectionPeer projections = blite ? new BLiteProjectionPeer(orders, prepared: true) : new SqliteProjectionPeer(orders);
+        return scenario switch
+        {
+            "project-by-id" => (projections, i => projections.ProjectById(keys[i % keys.Length])),
+            "sum-by-status" => (projections, _ => projections.SumByStatus()),
+            "distinct-status" => (projections, _ => projections.DistinctStatuses()),
+            _ => (projections, _ => projections.ScanProject()),
+        };
+    }
+
+    private static int Compare(string scenario, int rounds)
+    {
+        var (blitePeer, blite) = Create(scenario, blite: true);
+        var (sqlitePeer, sqlite) = Create(scenario, blite: false);
+        using (blitePeer)
+        using (sqlitePeer)
+        {
+            var batch = scenario == "project-by-id" ? 20_000 : 200;
+            var best = new[] { double.MaxValue, double.MaxValue };
+            var allocated = new long[2];
+            for (var round = 0; round < rounds; round++)
+            {
+                for (var engine = 0; engine < 2; engine++)
+                {
+                    var operation = engine == 0 ? blite : sqlite;
+                    var checksum = 0m;
+                    var allocatedBefore = GC.GetAllocatedBytesForCurrentThread();
+                    var started = System.Diagnostics.Stopwatch.GetTimestamp();
+                    for (var i = 0; i < batch; i++)
+                    {
+                        checksum += operation(i);
+                    }
+
+                    var perOperation = System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds * 1000 / batch;
+                    allocated[engine] = (GC.GetAllocatedBytesForCurrentThread() - allocatedBefore) / batch;
+                    best[engine] = Math.Min(best[engine], perOperation);
+                    GC.KeepAlive(checksum);
+                }
+            }
+
+            Console.WriteLine($"{scenario}: BLite {best[0]:F3} us/op ({allocated[0]} B/op), SQLite+JSON {best[1]:F3} us/op ({allocated[1]} B/op), ratio {best[1] / best[0]:F1}x (best of {rounds} batches of {batch})");
+        }
+
+        return 0;
+    }
+}

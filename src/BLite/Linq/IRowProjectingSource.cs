@@ -1,0 +1,16 @@
+using BLite.Bson;
+using BLite.Core.Query;
+using BLite.Linq.Translation;
+
+namespace BLite.Linq;
+
+/// <summary>
+/// A projecting source that can hand back a pushed-down projection's rows already converted to the
+/// types the selector reads (typed member readers of a generated mapper), instead of the
+/// <see cref="BsonValue"/> rows of <see cref="IProjectingQuerySource"/>.
+/// </summary>
+internal interface IRowProjectingSource
+{
+    /// <summary>The rows, or null when this source has no typed readers for the projection (the caller then converts <see cref="IProjectingQuerySource.ExecuteFields"/>).</summary>
+    IEnumerable<object?[]>? ExecuteRows(DocumentQuery query, IReadOnlyList<BsonValue> parameters, ProjectionPlan projection);
+}

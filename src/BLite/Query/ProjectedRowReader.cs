@@ -1,0 +1,187 @@
+using System.Numerics;
+using BLite.Bson;
+using BLite.Bson.Mapping;
+using BLite.Core.Query;
+using BLite.Linq.Execution;
+
+namespace BLite.Query;
+
+/// <summary>
+/// Reads the row of a pushed-down projection from a raw document with the generated mapper's typed
+/// member readers (<see cref="IMemberReaderProvider"/>): the top-level members in one pass over the
+/// document, each value read straight into its member type (no intermediate <see cref="BsonValue"/>,
+/// a string decoded once), nested members by descending their path. Values the mapper has no
+/// reader for (computed values, array aggregates, members of a hand-written mapper) are read by a
+/// <see cref="FieldProjection"/> as before. Built once per projection shape; keeps no per-read state.
+/// </summary>
+internal sealed class ProjectedRowReader
+{
+    private const int MaxSinglePassSlots = 64;
+
+    private readonly int _width;
+    private readonly ushort[] _topIds;
+    private readonly Slot[] _top;
+    private readonly (MappedField Field, Slot Slot)[] _nested;
+    private readonly int[] _computed;
+    private readonly FieldProjection? _fallback;
+    private readonly IReadOnlyList<Type> _types;
+    private readonly IReadOnlyList<string> _names;
+
+    private ProjectedRowReader(int width, List<(ushort Id, Slot Slot)> top, List<(MappedField, Slot)> nested, List<int> computed,
+        FieldProjection? fallback, IReadOnlyList<Type> types, IReadOnlyList<string> names)
+    {
+        _width = width;
+        _topIds = top.Select(t => t.Id).ToArray();
+        _top = top.Select(t => t.Slot).ToArray();
+        _nested = nested.ToArray();
+        _computed = computed.ToArray();
+        _fallback = fallback;
+        _types = types;
+        _names = names;
+    }
+
+    /// <summary>A reader for <paramref name="values"/>, or null when the mapper emits no member readers (a hand-written mapper): the caller keeps the <see cref="FieldProjection"/> path.</summary>
+    public static ProjectedRowReader? TryCreate<TId, T>(IDocumentMapper<TId, T> mapper, IReadOnlyList<ValueExpression> values, IReadOnlyList<Type> types,
+        IReadOnlyList<string> names, BsonFieldDictionary dictionary, IReadOnlyList<BsonValue>? parameters)
+        where T : class
+    {
+        if (mapper is not IMemberReaderProvider provider)
+        {
+            return null;
+        }
+
+        var top = new List<(ushort, Slot)>();
+        var nested = new List<(MappedField, Slot)>();
+        var computed = new List<int>();
+        for (var i = 0; i < values.Count; i++)
+        {
+            if (values[i] is FieldValue field && FindField(mapper, field.Path.Path) is { } mapped && provider.GetMemberReader(mapped.MemberPath) is { } reader)
+            {
+                var slot = new Slot(i, reader, types[i]);
+                if (mapped.FieldIds.Length == 1 && top.Count < MaxSinglePassSlots)
+                {
+                    top.Add((mapped.FieldIds[0], slot));
+                }
+                else
+                {
+                    nested.Add((mapped, slot));
+                }
+            }
+            else
+            {
+                computed.Add(i);
+            }
+        }
+
+        var fallback = computed.Count == 0 ? null : new FieldProjection(values, dictionary, parameters);
+        return new ProjectedRowReader(values.Count, top, nested, computed, fallback, types, names);
+    }
+
+    private static MappedField? FindField<TId, T>(IDocumentMapper<TId, T> mapper, string storedPath)
+        where T : class
+    {
+        foreach (var field in mapper.Fields)
+        {
+            if (!field.IsMultiValued && string.Equals(field.FieldPath, storedPath, StringComparison.Ordinal))
+            {
+                return field;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>The row: one value per projected slot, each converted to the type the selector reads it as.</summary>
+    public object?[] Read(ReadOnlySpan<byte> document)
+    {
+        var row = new object?[_width];
+        if (_top.Length > 0)
+        {
+            ReadTopLevel(document, row);
+        }
+
+        foreach (var (field, slot) in _nested)
+        {
+            if (field.TryLocate(document, out var type, out var raw) && type != BsonType.Null)
+            {
+                var reader = new BsonSpanReader(raw);
+                row[slot.Index] = Convert(slot.Reader.ReadBoxed(ref reader, type), slot);
+            }
+            else
+            {
+                row[slot.Index] = Convert(null, slot);
+            }
+        }
+
+        foreach (var index in _computed)
+        {
+            row[index] = BsonClrConverter.ToClr(_fallback!.ReadValue(document, index), _types[index], _names[index]);
+        }
+
+        return row;
+    }
+
+    /// <summary>One walk over the document's fields, stopping as soon as every wanted member was met.</summary>
+    private void ReadTopLevel(ReadOnlySpan<byte> document, object?[] row)
+    {
+        var reader = new BsonSpanReader(document);
+        reader.ReadDocumentStart();
+        var pending = _top.Length == 64 ? ulong.MaxValue : (1UL << _top.Length) - 1;
+        while (pending != 0 && reader.TryReadFieldHeader(out var type, out var id))
+        {
+            var k = Array.IndexOf(_topIds, id);
+            if (k < 0 || (pending & (1UL << k)) == 0)
+            {
+                reader.SkipValue(type);
+                continue;
+            }
+
+            pending &= ~(1UL << k);
+            var slot = _top[k];
+            if (type == BsonType.Null)
+            {
+                reader.SkipValue(type);
+                row[slot.Index] = Convert(null, slot);
+            }
+            else
+            {
+                row[slot.Index] = Convert(slot.Reader.ReadBoxed(ref reader, type), slot);
+            }
+        }
+
+        // Members the document does not hold read as null, as a path that reaches nothing does.
+        while (pending != 0)
+        {
+            var k = BitOperations.TrailingZeroCount(pending);
+            pending &= pending - 1;
+            row[_top[k].Index] = Convert(null, _top[k]);
+        }
+    }
+
+    private object? Convert(object? value, Slot slot)
+    {
+        if (value is null)
+        {
+            if (slot.Target.IsValueType && slot.NullableOf is null)
+            {
+                throw new InvalidOperationException($"The stored field '{_names[slot.Index]}' is null or missing, so it cannot be read as {slot.Target.Name}.");
+            }
+
+            return null;
+        }
+
+        // The selector may read the member at another type than it is declared (an enum as its number, an int widened).
+        return value.GetType() == (slot.NullableOf ?? slot.Target) ? value : ValueConversion.Convert(value, slot.Target, isChecked: false);
+    }
+
+    private sealed class Slot(int index, MemberReader reader, Type target)
+    {
+        public int Index { get; } = index;
+
+        public MemberReader Reader { get; } = reader;
+
+        public Type Target { get; } = target;
+
+        public Type? NullableOf { get; } = Nullable.GetUnderlyingType(target);
+    }
+}
