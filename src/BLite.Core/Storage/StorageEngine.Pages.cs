@@ -30,15 +30,6 @@ internal sealed partial class StorageEngine
         return GC.AllocateUninitializedArray<byte>(PageSize);
     }
 
-    /// <summary>Takes back a transaction's private copy of a page it freed: nobody else ever saw it.</summary>
-    internal void ReturnPageImage(byte[] image)
-    {
-        lock (_sync)
-        {
-            _pages.ReturnSpareImage(image);
-        }
-    }
-
     /// <summary>Takes back the private copies of a transaction that rolled back: nobody else ever saw them.</summary>
     internal void ReturnPageImages(Dictionary<uint, byte[]>.ValueCollection images)
     {

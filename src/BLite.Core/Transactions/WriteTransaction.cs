@@ -162,10 +162,9 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
             // so it is written (zeroed) anyway, or the file would hold a hole below its page count.
             _dirty[pageId] = ZeroedImage();
         }
-        else if (_dirty.Remove(pageId, out var copy))
+        else
         {
-            // This transaction's private copy of a page it frees (a B+ tree merge): nobody saw it.
-            _engine.ReturnPageImage(copy);
+            _dirty.Remove(pageId);
         }
     }
 
