@@ -50,7 +50,10 @@ internal sealed partial class StorageEngine
         }
     }
 
-    internal bool ChecksPointsInBackground => Options.CheckpointInBackground;
+    // An encrypted log records the frames a checkpoint knew to be on disk (its committed base),
+    // which was designed and power-loss tested with checkpoints inside the commit: encrypted
+    // databases keep that path until the base is checked against the background copy.
+    internal bool ChecksPointsInBackground => Options.CheckpointInBackground && _file is not Encryption.EncryptedFileDevice;
 
     /// <summary>Starts the background checkpoint unless one is running. Called by a commit that filled the log to the threshold.</summary>
     internal void RequestBackgroundCheckpoint()

@@ -95,7 +95,7 @@ internal sealed partial class StorageEngine
     }
 
     /// <summary>How far the log may grow before commits wait: the threshold, or with a background checkpoint the back-pressure size.</summary>
-    private long MaxLogBytes => Options.CheckpointInBackground ? BackPressureFactor * Options.WalCheckpointThresholdBytes : Options.WalCheckpointThresholdBytes;
+    private long MaxLogBytes => ChecksPointsInBackground ? BackPressureFactor * Options.WalCheckpointThresholdBytes : Options.WalCheckpointThresholdBytes;
 
     /// <summary>Marks the engine failed and returns the exception the checkpoint's caller gets.</summary>
     private BLiteException CheckpointFailed(Exception exception)
