@@ -31,6 +31,7 @@ internal sealed partial class DocumentDatabase : IDisposable
         MaxKeySize = BTree.GetMaxKeySize(pagePayloadSize);
         ChangeFeed = new ChangeFeedHub(Catalog, storage.Options.ChangeFeedRetention);
         storage.AddOwnershipSource(new CollectionPageOwnership(this));
+        KeepDocumentCounts();
     }
 
     /// <summary>The databases open in this process, for the observable instruments.</summary>

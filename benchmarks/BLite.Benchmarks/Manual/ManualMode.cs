@@ -22,6 +22,14 @@ internal static class ManualMode
 
         var machine = MachineInfo.Current();
         var started = Stopwatch.GetTimestamp();
+        if (options.CommitLatencyInserts > 0)
+        {
+            Console.WriteLine($"manual: commit latency over {options.CommitLatencyInserts} inserts on {machine.Description}, {machine.Runtime}, load average {MachineInfo.LoadAverage()}");
+            CommitLatency.Run(options.CommitLatencyInserts, Console.Out);
+            Console.WriteLine($"manual: load average at end {MachineInfo.LoadAverage()}; done in {Stopwatch.GetElapsedTime(started).TotalSeconds:N1} s");
+            return 0;
+        }
+
         Console.WriteLine($"manual: {options.Documents} documents on {machine.Description}, {machine.Runtime}");
         Console.WriteLine($"manual: load average at start {MachineInfo.LoadAverage()}");
         foreach (var factory in OrderStores.All)

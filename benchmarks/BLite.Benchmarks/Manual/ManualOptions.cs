@@ -5,13 +5,14 @@ using BLite.Benchmarks.Engines.LiteDb;
 namespace BLite.Benchmarks.Manual;
 
 /// <summary>
-/// Command line of <c>manual [--documents N] [--json FILE] [--postgresql-only | --scans-only] [--engine NAME]</c>;
+/// Command line of <c>manual [--documents N] [--json FILE] [--postgresql-only | --scans-only] [--engine NAME] [--commit-latency N]</c>;
 /// <c>--postgresql-only</c> runs only the PostgreSQL provider comparison, <c>--scans-only</c> only
 /// the read scenarios (find-by-id and both status scans), which is what a read-path change needs
 /// measured at 100k or 1M documents without loading every write scenario's stores.
 /// <c>--engine</c> runs one engine alone, so the memory peaks printed at the end are that engine's.
+/// <c>--commit-latency</c> runs only the commit latency distribution over N single inserts (<see cref="CommitLatency"/>).
 /// </summary>
-public sealed record ManualOptions(int Documents, string? JsonPath, bool PostgreSqlOnly = false, bool ScansOnly = false, string? Engine = null)
+public sealed record ManualOptions(int Documents, string? JsonPath, bool PostgreSqlOnly = false, bool ScansOnly = false, string? Engine = null, int CommitLatencyInserts = 0)
 {
     public const int DefaultDocuments = 1000;
 
@@ -24,7 +25,7 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
     /// </summary>
     public const int LiteDbMaxDocuments = 100_000;
 
-    public const string Usage = "usage: BLite.Benchmarks manual [--documents N] [--json FILE] [--postgresql-only | --scans-only] [--engine NAME]";
+    public const string Usage = "usage: BLite.Benchmarks manual [--documents N] [--json FILE] [--postgresql-only | --scans-only] [--engine NAME] [--commit-latency N]";
 
     /// <summary>Whether <paramref name="engine"/> takes part in this run, and if not, why.</summary>
     public bool Includes(string engine, out string reason)
@@ -53,6 +54,7 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
         var postgreSqlOnly = false;
         var scansOnly = false;
         string? engine = null;
+        var latencyInserts = 0;
         options = new ManualOptions(documents, jsonPath);
         for (var i = 0; i < args.Count; i++)
         {
@@ -69,7 +71,7 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
                 continue;
             }
 
-            if (name is not ("--documents" or "--json" or "--engine"))
+            if (name is not ("--documents" or "--json" or "--engine" or "--commit-latency"))
             {
                 error = $"unknown argument '{name}'";
                 return false;
@@ -96,6 +98,14 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
 
                 engine = value;
             }
+            else if (name == "--commit-latency")
+            {
+                if (!int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out latencyInserts) || latencyInserts < 1)
+                {
+                    error = $"--commit-latency must be a whole number of at least 1, not '{value}'";
+                    return false;
+                }
+            }
             else if (!int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out documents) || documents < MinDocuments)
             {
                 error = $"--documents must be a whole number of at least {MinDocuments}, not '{value}'";
@@ -109,7 +119,7 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
             return false;
         }
 
-        options = new ManualOptions(documents, jsonPath, postgreSqlOnly, scansOnly, engine);
+        options = new ManualOptions(documents, jsonPath, postgreSqlOnly, scansOnly, engine, latencyInserts);
         error = "";
         return true;
     }

@@ -34,7 +34,7 @@ internal sealed partial class RawCollection
                 return false;
             }
 
-            DecrementCount(pages, collection);
+            DocumentCount.Add(pages, collection, -1);
             return true;
         }
 
@@ -66,13 +66,7 @@ internal sealed partial class RawCollection
         }
 
         Primary(collection).Delete(pages, primaryKey);
-        DecrementCount(pages, collection);
+        DocumentCount.Add(pages, collection, -1);
         return true;
-    }
-
-    private static void DecrementCount(IPageWriter pages, CollectionInfo collection)
-    {
-        var stats = pages.WritePage(collection.StatsPage).Span;
-        CollectionStats.WriteCount(stats, CollectionStats.ReadCount(stats) - 1);
     }
 }

@@ -63,12 +63,12 @@ internal sealed partial class RawCollection
         return handle;
     }
 
-    /// <summary>Number of documents, from the collection's counter page (no scan).</summary>
+    /// <summary>Number of documents, from the collection's counter (no scan).</summary>
     public long Count(IPageReader pages)
     {
         ArgumentNullException.ThrowIfNull(pages);
         var collection = Resolve(pages);
-        return collection is null ? 0 : CollectionStats.ReadCount(pages.ReadPage(collection.StatsPage).Span);
+        return collection is null ? 0 : DocumentCount.Read(pages, collection);
     }
 
     /// <summary>The last value handed out by the collection's sequence (0 if none or no collection).</summary>

@@ -207,9 +207,8 @@ internal sealed partial class RawCollection
         }
 
         AddVectors(pages, collection, vectors, primaryKey);
-        var stats = pages.WritePage(collection.StatsPage).Span;
-        CollectionStats.WriteCount(stats, CollectionStats.ReadCount(stats) + 1);
-        RaiseSequenceToId(document, id, stats);
+        DocumentCount.Add(pages, collection, 1);
+        RaiseSequenceToId(pages, document, id, collection);
     }
 
     /// <summary>Only keys that differ between the old and new document are touched.</summary>
@@ -331,7 +330,7 @@ internal sealed partial class RawCollection
         }
     }
 
-    private static void RaiseSequenceToId(ReadOnlySpan<byte> document, FieldValueRef id, Span<byte> stats)
+    private static void RaiseSequenceToId(IPageWriter pages, ReadOnlySpan<byte> document, FieldValueRef id, CollectionInfo collection)
     {
         long value;
         var reader = new BsonSpanReader(id.Bytes(document));
@@ -347,9 +346,10 @@ internal sealed partial class RawCollection
                 return;
         }
 
-        if (value > CollectionStats.ReadSequence(stats))
+        // Read first: the page is copied and logged only when the sequence really moves.
+        if (value > CollectionStats.ReadSequence(pages.ReadPage(collection.StatsPage).Span))
         {
-            CollectionStats.WriteSequence(stats, value);
+            CollectionStats.WriteSequence(pages.WritePage(collection.StatsPage).Span, value);
         }
     }
 

@@ -100,10 +100,10 @@ internal static class CollectionVerifier
             }
         }
 
-        var counted = CollectionStats.ReadCount(stats);
+        var counted = DocumentCount.Read(pages, collection);
         if (counted != documents)
         {
-            problems.Add($"{where}: the stats page counts {counted} documents but the primary index holds {documents}.");
+            problems.Add($"{where}: the document count says {counted} documents but the primary index holds {documents}.");
         }
 
         if (CollectionStats.ReadSequence(stats) < maxIntegerId)

@@ -11,8 +11,9 @@ internal interface IPageReader
     int PagePayloadSize { get; }
 
     /// <summary>
-    /// The payload of <paramref name="pageId"/> in this snapshot. The memory is never mutated
-    /// afterwards (writers copy on write), so a caller may hold it for as long as it likes.
+    /// The payload of <paramref name="pageId"/> in this snapshot. The memory is not mutated while
+    /// the snapshot is open (writers copy on write); once no snapshot sees this version its array
+    /// is reused for a later copy, so a caller must not keep it past its reader.
     /// Throws <c>BLiteCorruptionException</c> naming file and page when the page fails its checksum.
     /// </summary>
     ReadOnlyMemory<byte> ReadPage(uint pageId);
@@ -26,4 +27,14 @@ internal interface IPageReader
     /// that the memory returned may be overwritten by the caller's next read with the same scratch.
     /// </summary>
     ReadOnlyMemory<byte> ReadPageTransient(uint pageId, ref byte[]? scratch) => ReadPage(pageId);
+
+    /// <summary>
+    /// The value of an in-memory counter (<see cref="StorageEngine.TryGetCounter"/>) in this
+    /// snapshot; false when none is known, and then the caller derives it from the pages.
+    /// </summary>
+    bool TryReadCounter(uint key, out long value)
+    {
+        value = 0;
+        return false;
+    }
 }

@@ -15,4 +15,9 @@ internal interface IPageWriter : IPageReader
 
     /// <summary>Returns the page to the free list when the transaction commits.</summary>
     void FreePage(uint pageId);
+
+    /// <summary>Sets an in-memory counter, visible to this transaction at once and to readers when it commits.</summary>
+    /// <remarks>Page writers used to test or measure the structures alone keep no counters.</remarks>
+    void SetCounter(uint key, long value) =>
+        throw new InvalidOperationException($"{GetType().Name} keeps no counters; collections need a write transaction of the storage engine.");
 }

@@ -21,6 +21,7 @@ internal sealed partial class StorageEngine
     /// </summary>
     private void CheckpointCore()
     {
+        PersistCountersBeforeCheckpoint();
         WaitDurable(_writtenLsn);
         if (_wal.FrameCount == 0)
         {
@@ -40,49 +41,68 @@ internal sealed partial class StorageEngine
         try
         {
             PinVersionsForOldReaders(pages);
-            CopyNewestVersionsToFile(pages);
-            lock (_sync)
-            {
-                var snapshots = LiveSnapshots();
-                foreach (var pageId in pages)
-                {
-                    _pages.Head(pageId)!.WalOffset = PageVersion.InMainFile;
-                    _pages.Prune(pageId, snapshots);
-                }
-
-                _walPages.Clear();
-                _filePageCount = Math.Max(_filePageCount, (long)pages[^1] + 1);
-                _walEpoch++;
-                _fileEpoch++;
-            }
-
-            if (_walDevice.Length > 2 * Options.WalCheckpointThresholdBytes)
-            {
-                // One huge transaction stretched the log: give the space back, but not after every
-                // checkpoint, since overwriting an allocated file is cheaper than growing it again.
-                _walDevice.SetLength(WalFormat.HeaderSize);
-            }
-
-            _wal.Restart(_wal.Generation + 1);
-            lock (_sync)
-            {
-                _writtenFrames = 0;
-                _durableFrames = 0;
-                _checkpoints++;
-            }
-
-            RecordCheckpoint(started, pages.Length);
+            CopyVersionsToFile(pages, long.MaxValue);
+            RestartLogAfterCopy(pages, started);
         }
         catch (Exception exception) when (exception is IOException or BLiteException)
         {
-            Fail(exception);
-            if (exception is BLiteException)
+            throw CheckpointFailed(exception);
+        }
+    }
+
+    /// <summary>
+    /// Step 4, once the file holds the newest version of every page in <paramref name="pages"/>
+    /// (all the pages the WAL holds) and is flushed. The caller holds the writer slot.
+    /// </summary>
+    private void RestartLogAfterCopy(uint[] pages, long started)
+    {
+        lock (_sync)
+        {
+            var snapshots = LiveSnapshots();
+            foreach (var pageId in pages)
             {
-                throw;
+                _pages.Head(pageId)!.WalOffset = PageVersion.InMainFile;
+                _pages.Prune(pageId, snapshots);
             }
 
-            throw new BLiteException($"Checkpoint of database '{Path}' failed ({exception.Message}); the write-ahead log still holds every commit. The database refuses writes until it is reopened.", exception);
+            _walPages.Clear();
+            if (pages.Length > 0)
+            {
+                _filePageCount = Math.Max(_filePageCount, (long)pages[^1] + 1);
+            }
+
+            _walEpoch++;
+            _fileEpoch++;
         }
+
+        if (_walDevice.Length > 2 * MaxLogBytes)
+        {
+            // One huge transaction stretched the log: give the space back, but not after every
+            // checkpoint, since overwriting an allocated file is cheaper than growing it again.
+            _walDevice.SetLength(WalFormat.HeaderSize);
+        }
+
+        _wal.Restart(_wal.Generation + 1);
+        Volatile.Write(ref _walEndForBackPressure, WalFormat.HeaderSize);
+        lock (_sync)
+        {
+            _writtenFrames = 0;
+            _durableFrames = 0;
+            _checkpoints++;
+        }
+
+        RecordCheckpoint(started, pages.Length);
+    }
+
+    /// <summary>How far the log may grow before commits wait: the threshold, or with a background checkpoint the back-pressure size.</summary>
+    private long MaxLogBytes => ChecksPointsInBackground ? BackPressureFactor * Options.WalCheckpointThresholdBytes : Options.WalCheckpointThresholdBytes;
+
+    /// <summary>Marks the engine failed and returns the exception the checkpoint's caller gets.</summary>
+    private BLiteException CheckpointFailed(Exception exception)
+    {
+        Fail(exception);
+        return exception as BLiteException
+            ?? new BLiteException($"Checkpoint of database '{Path}' failed ({exception.Message}); the write-ahead log still holds every commit. The database refuses writes until it is reopened.", exception);
     }
 
     private void RecordCheckpoint(long startedTimestamp, int pages)
@@ -99,14 +119,15 @@ internal sealed partial class StorageEngine
     /// <summary>The auto-checkpoint of a commit that filled the WAL past the threshold; the caller holds the writer slot.</summary>
     internal void CheckpointAfterCommit() => CheckpointCore();
 
-    private void PinVersionsForOldReaders(uint[] pages)
+    /// <param name="copiedSnapshot">The snapshot the copy writes, which the copier itself holds open: the file will hold what it sees.</param>
+    private void PinVersionsForOldReaders(uint[] pages, long copiedSnapshot = long.MaxValue)
     {
         var toPin = new List<(uint PageId, PageVersion? Version)>();
         lock (_sync)
         {
             foreach (var snapshot in _readers.Keys)
             {
-                if (snapshot == _writtenSeq)
+                if (snapshot == _writtenSeq || snapshot == copiedSnapshot)
                 {
                     continue;
                 }
@@ -145,7 +166,11 @@ internal sealed partial class StorageEngine
         }
     }
 
-    private void CopyNewestVersionsToFile(uint[] pages)
+    /// <summary>
+    /// Writes each page's version as of <paramref name="snapshot"/> (long.MaxValue: the newest)
+    /// into the file, then flushes the file.
+    /// </summary>
+    private void CopyVersionsToFile(uint[] pages, long snapshot)
     {
         var segments = new List<ReadOnlyMemory<byte>>(CheckpointBatchPages);
         var rented = new List<byte[]>(CheckpointBatchPages);
@@ -168,7 +193,7 @@ internal sealed partial class StorageEngine
 
                 for (var i = runStart; i < runEnd; i++)
                 {
-                    segments.Add(NewestImageForCheckpoint(pages[i], rented));
+                    segments.Add(ImageForCheckpoint(pages[i], snapshot, rented));
                 }
 
                 _file.Write((long)pages[runStart] * PageSize, segments);
@@ -193,19 +218,19 @@ internal sealed partial class StorageEngine
         _file.Flush();
     }
 
-    private ReadOnlyMemory<byte> NewestImageForCheckpoint(uint pageId, List<byte[]> rented)
+    private ReadOnlyMemory<byte> ImageForCheckpoint(uint pageId, long snapshot, List<byte[]> rented)
     {
         long walOffset;
         lock (_sync)
         {
-            var head = _pages.Head(pageId)!;
-            if (head.Image is { } cached)
+            var version = _pages.Find(pageId, snapshot)!;
+            if (version.Image is { } cached)
             {
                 return cached;
             }
 
-            Debug.Assert(head.WalOffset >= 0, "A page in the WAL has its newest version in the WAL.");
-            walOffset = head.WalOffset;
+            Debug.Assert(version.WalOffset >= 0, "A page in the WAL has its version as of the checkpoint in the WAL.");
+            walOffset = version.WalOffset;
         }
 
         var buffer = ArrayPool<byte>.Shared.Rent(PageSize);

@@ -1,12 +1,13 @@
 using System.Buffers;
 using System.Diagnostics;
 using BLite.Core.Diagnostics;
+using BLite.Core.Transactions;
 
 namespace BLite.Core.Storage;
 
 internal sealed partial class StorageEngine
 {
-    private readonly Queue<(long EndLsn, long Seq)> _unpublished = new();
+    private readonly Queue<(long EndLsn, long Seq, bool Bookkeeping)> _unpublished = new();
     private long _writtenLsn;
     private long _durableLsn;
     private uint _writtenFrames;
@@ -33,8 +34,10 @@ internal sealed partial class StorageEngine
     /// Appends one transaction's sealed page images to the WAL and installs them as the newest
     /// versions. Called by the writer-slot holder. Returns the log position the commit is durable
     /// at; in Full mode readers see the commit only once a flush reaches that position.
+    /// <paramref name="bookkeeping"/> marks the engine's own transactions (the checkpoint's
+    /// counters), which the commit statistics do not count.
     /// </summary>
-    internal long AppendCommit(ReadOnlySpan<uint> pageIds, ReadOnlySpan<byte[]> images, out bool checkpointDue)
+    internal long AppendCommit(ReadOnlySpan<uint> pageIds, ReadOnlySpan<byte[]> images, in CounterChanges counters, out bool checkpointDue, bool bookkeeping = false)
     {
         ThrowIfUnwritable();
         var seq = _writtenSeq + 1;
@@ -66,21 +69,33 @@ internal sealed partial class StorageEngine
                     _walPages.Add(pageIds[i]);
                 }
 
+                PushCounters(counters, seq);
                 _writtenSeq = seq;
                 _writtenLsn += appended;
                 _writtenFrames = _wal.FrameCount;
-                _commits++;
+                if (!bookkeeping)
+                {
+                    _commits++;
+                }
+
                 if (Options.Durability == Durability.Full)
                 {
-                    _unpublished.Enqueue((_writtenLsn, seq));
+                    _unpublished.Enqueue((_writtenLsn, seq, bookkeeping));
                 }
                 else
                 {
                     _publishedSeq = seq;
                 }
+
+                var oldestLive = OldestLiveSnapshot();
+                for (var i = 0; i < pageIds.Length; i++)
+                {
+                    _pages.DropHidden(pageIds[i], oldestLive);
+                }
             }
 
             checkpointDue = _wal.End >= Options.WalCheckpointThresholdBytes;
+            Volatile.Write(ref _walEndForBackPressure, _wal.End);
             return _writtenLsn;
         }
         finally
@@ -191,7 +206,7 @@ internal sealed partial class StorageEngine
                 {
                     _publishedSeq = commit.Seq;
                     _unpublished.Dequeue();
-                    grouped++;
+                    grouped += commit.Bookkeeping ? 0 : 1;
                 }
 
                 RecordFlush(started, grouped);

@@ -299,6 +299,7 @@ internal sealed partial class StorageEngine
         }
 
         _writtenSeq = _publishedSeq = scan.TransactionCount;
+        RecoveredTransactions = scan.TransactionCount;
         _wal.AdoptRecovered(scan.Generation, (uint)scan.CommittedFrames.Count, scan.CommittedEnd);
         CheckpointCore();
     }
@@ -318,7 +319,7 @@ internal sealed partial class StorageEngine
         var catalog = new byte[PageSize];
         PageLayout.Seal(catalog, PageIds.Catalog);
 
-        var lsn = AppendCommit([PageIds.Header, PageIds.Catalog], [header, catalog], out _);
+        var lsn = AppendCommit([PageIds.Header, PageIds.Catalog], [header, catalog], default, out _);
         WaitDurable(lsn);
         CheckpointCore();
     }

@@ -4,6 +4,44 @@ namespace BLite.Core.Storage;
 
 internal sealed partial class StorageEngine
 {
+    /// <summary>Page-sized arrays kept for writers' copies (see <see cref="RentPageImage"/>).</summary>
+    internal int SpareImageCount
+    {
+        get
+        {
+            lock (_sync)
+            {
+                return _pages.SpareImageCount;
+            }
+        }
+    }
+
+    /// <summary>A page-sized array for a writer's private copy of a page; its content is garbage.</summary>
+    internal byte[] RentPageImage()
+    {
+        lock (_sync)
+        {
+            if (_pages.TakeSpareImage() is { } spare)
+            {
+                return spare;
+            }
+        }
+
+        return GC.AllocateUninitializedArray<byte>(PageSize);
+    }
+
+    /// <summary>Takes back the private copies of a transaction that rolled back: nobody else ever saw them.</summary>
+    internal void ReturnPageImages(Dictionary<uint, byte[]>.ValueCollection images)
+    {
+        lock (_sync)
+        {
+            foreach (var image in images)
+            {
+                _pages.ReturnSpareImage(image);
+            }
+        }
+    }
+
     /// <summary>
     /// The whole image (payload and trailer) of <paramref name="pageId"/> as <paramref name="snapshot"/>
     /// sees it. Cached images are returned as they are: they are never mutated.

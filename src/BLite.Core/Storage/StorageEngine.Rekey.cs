@@ -33,6 +33,7 @@ internal sealed partial class StorageEngine
         }
 
         ThrowIfUnwritable();
+        TakeCheckpointGate();
         _writerSlot.Wait();
         try
         {
@@ -61,6 +62,7 @@ internal sealed partial class StorageEngine
         finally
         {
             _writerSlot.Release();
+            ReleaseCheckpointGate();
         }
     }
 

@@ -57,7 +57,9 @@ internal sealed partial class StorageEngine : IDisposable
         PageSize = pageSize;
         DatabaseId = databaseId;
         _trailerSize = file is Encryption.EncryptedFileDevice ? Encryption.PageCipher.TrailerSize : PageLayout.TrailerSize;
-        _pages = new PageTable(pageSize, options.CacheBudgetBytes);
+        // A checkpoint drops about as many versions as the log held frames: keeping that many
+        // arrays for reuse lets the commits of the next interval copy pages without allocating.
+        _pages = new PageTable(pageSize, options.CacheBudgetBytes, options.ReadOnly ? 0 : MaxLogBytes);
         _wal = new WriteAheadLog(wal, pageSize, databaseId, options.Durability == Durability.Full ? options.WalCheckpointThresholdBytes : 0);
         _filePageCount = file.Length / pageSize;
         Log = options.Logger ?? NullLogger.Instance;
@@ -123,20 +125,28 @@ internal sealed partial class StorageEngine : IDisposable
 
     /// <summary>
     /// Copies every committed page from the WAL into the database file, flushes it and restarts
-    /// the WAL. Waits for the writer slot; never waits for readers.
+    /// the WAL. Waits for a running background checkpoint and the writer slot; never waits for readers.
     /// </summary>
     public void Checkpoint()
     {
         ThrowIfUnwritable();
-        _writerSlot.Wait();
+        TakeCheckpointGate();
         try
         {
-            ThrowIfUnwritable();
-            CheckpointCore();
+            _writerSlot.Wait();
+            try
+            {
+                ThrowIfUnwritable();
+                CheckpointCore();
+            }
+            finally
+            {
+                _writerSlot.Release();
+            }
         }
         finally
         {
-            _writerSlot.Release();
+            ReleaseCheckpointGate();
         }
     }
 
@@ -249,6 +259,9 @@ internal sealed partial class StorageEngine : IDisposable
             }
         }
 
+        // A running background checkpoint finishes first (its copy is bounded); one requested
+        // later finds the engine closed and does nothing.
+        TakeCheckpointGate();
         var ownsSlot = _writerSlot.Wait(0);
         Exception? checkpointFailure = null;
         try
@@ -269,6 +282,13 @@ internal sealed partial class StorageEngine : IDisposable
             {
                 _writerSlot.Release();
             }
+
+            ReleaseCheckpointGate();
+        }
+
+        if (checkpointFailure is null && Volatile.Read(ref _backgroundFailure) is { } backgroundFailure)
+        {
+            throw new BLiteException($"Closing database '{Path}': a background checkpoint had failed ({backgroundFailure.Message}), so the last commits may not be durable; the write-ahead log holds every commit it could write and the next open recovers them.", backgroundFailure);
         }
 
         if (checkpointFailure is not null)
@@ -298,6 +318,14 @@ internal sealed partial class StorageEngine : IDisposable
     }
 
     internal void ReleaseWriter() => _writerSlot.Release();
+
+    /// <summary>A write transaction for the holder of the writer slot, which keeps the slot when it commits.</summary>
+    private WriteTransaction StartNestedWrite()
+    {
+        ThrowIfUnwritable();
+        var snapshot = _writtenSeq;
+        return new WriteTransaction(this, snapshot, DatabaseHeader.Read(GetImage(PageIds.Header, snapshot)), nested: true);
+    }
 
     private WriteTransaction StartWrite()
     {
@@ -386,8 +414,12 @@ internal sealed partial class StorageEngine : IDisposable
 
     private void ThrowDisposed() => throw new ObjectDisposedException(nameof(StorageEngine), $"Database '{Path}' is closed.");
 
-    private void ThrowFailed(Exception failure) =>
+    private void ThrowFailed(Exception failure)
+    {
+        // A background checkpoint's failure reaches the caller here; the close need not repeat it.
+        Interlocked.CompareExchange(ref _backgroundFailure, null, failure);
         throw new BLiteException($"Database '{Path}' refuses writes after an earlier failure ({failure.Message}); reopen it to recover from the write-ahead log.", failure);
+    }
 
     /// <summary>Marks the engine unwritable after an I/O failure or detected corruption. Call under _sync or before publishing.</summary>
     private void Fail(Exception failure)

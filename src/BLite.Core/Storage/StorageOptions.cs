@@ -21,10 +21,18 @@ internal sealed class StorageOptions
     public long CacheBudgetBytes { get; set; } = 64L * 1024 * 1024;
 
     /// <summary>
-    /// A commit that leaves the WAL at or above this size runs a checkpoint before returning
-    /// (default 16 MiB; at least one page).
+    /// A commit that leaves the WAL at or above this size starts a checkpoint (default 16 MiB; at
+    /// least one page): in the background when <see cref="CheckpointInBackground"/> is set,
+    /// otherwise inside that commit, before it returns.
     /// </summary>
     public long WalCheckpointThresholdBytes { get; set; } = 16L * 1024 * 1024;
+
+    /// <summary>
+    /// Run the automatic checkpoint on a background task, off every commit's path (default true).
+    /// Commits keep appending while it copies; a commit that finds the WAL at four times the
+    /// threshold waits for it to finish, so the log stays bounded (docs/storage.md).
+    /// </summary>
+    public bool CheckpointInBackground { get; set; } = true;
 
     /// <summary>How much history the change journal keeps (docs/changefeed.md); trimmed at checkpoint.</summary>
     public ChangeFeedRetention ChangeFeedRetention { get; set; } = new();
@@ -90,6 +98,7 @@ internal sealed class StorageOptions
             PageSize = PageSize,
             CacheBudgetBytes = CacheBudgetBytes,
             WalCheckpointThresholdBytes = WalCheckpointThresholdBytes,
+            CheckpointInBackground = CheckpointInBackground,
             Logger = Logger,
             SlowCommitThreshold = SlowCommitThreshold,
             ReadOnly = ReadOnly,

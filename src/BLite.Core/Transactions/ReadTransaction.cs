@@ -68,6 +68,8 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
         return new ReadOnlyMemory<byte>(engine.GetImage(pageId, Snapshot, ref scratch), 0, engine.PagePayloadSize);
     }
 
+    public bool TryReadCounter(uint key, out long value) => Engine.TryGetCounter(key, Snapshot, out value);
+
     /// <summary>Reads any page, the header and free-list trunks included (for the consistency checker).</summary>
     internal ReadOnlyMemory<byte> ReadAnyPage(uint pageId)
     {

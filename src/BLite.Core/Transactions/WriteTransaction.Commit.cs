@@ -45,8 +45,31 @@ internal sealed partial class WriteTransaction
             }
 
             _state = TransactionState.Committed;
-            _engine.RecordCommit(started);
+            if (!_nested)
+            {
+                _engine.RecordCommit(started);
+            }
+
             _participant?.AfterCommit();
+            if (lsn > 0 && !_nested && _engine.ChecksPointsInBackground)
+            {
+                if (_startsBackgroundCheckpoint)
+                {
+                    _engine.RequestBackgroundCheckpoint();
+                }
+
+                if (_engine.BackPressureWait() is { } backPressure)
+                {
+                    if (synchronous)
+                    {
+                        backPressure.GetAwaiter().GetResult();
+                    }
+                    else
+                    {
+                        await backPressure.WaitAsync(cancellationToken).ConfigureAwait(false);
+                    }
+                }
+            }
         }
         catch
         {
@@ -57,7 +80,7 @@ internal sealed partial class WriteTransaction
         {
             if (checkpointDue)
             {
-                _engine.ReleaseWriter();
+                ReleaseWriterSlot();
             }
         }
     }
@@ -80,7 +103,7 @@ internal sealed partial class WriteTransaction
             catch
             {
                 _state = TransactionState.Failed;
-                _engine.ReleaseWriter();
+                ReleaseWriterSlot();
                 throw;
             }
         }
@@ -106,13 +129,13 @@ internal sealed partial class WriteTransaction
         catch
         {
             _state = TransactionState.Failed;
-            _engine.ReleaseWriter();
+            ReleaseWriterSlot();
             throw;
         }
 
         if (!checkpointDue)
         {
-            _engine.ReleaseWriter();
+            ReleaseWriterSlot();
         }
 
         if (lsn == 0)
@@ -145,7 +168,16 @@ internal sealed partial class WriteTransaction
                 PageLayout.Seal(images[i], pageIds[i]);
             }
 
-            return _engine.AppendCommit(pageIds.AsSpan(0, count), images.AsSpan(0, count), out checkpointDue);
+            var lsn = _engine.AppendCommit(pageIds.AsSpan(0, count), images.AsSpan(0, count), _counters, out checkpointDue, bookkeeping: _nested);
+            checkpointDue &= !_nested;
+            if (checkpointDue && _engine.ChecksPointsInBackground)
+            {
+                // The checkpoint runs on its own task once this commit is durable; the slot is released as usual.
+                _startsBackgroundCheckpoint = true;
+                checkpointDue = false;
+            }
+
+            return lsn;
         }
         finally
         {
@@ -177,7 +209,7 @@ internal sealed partial class WriteTransaction
             }
 
             // The head trunk is full (or there is none): the freed page becomes the new head trunk.
-            var image = new byte[_engine.PageSize];
+            var image = ZeroedImage();
             FreeListTrunk.Initialize(image.AsSpan(0, PagePayloadSize), headId);
             _dirty[pageId] = image;
             _header.FreeListHead = pageId;

@@ -20,14 +20,23 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
     private DatabaseHeader _header;
     private TransactionState _state = TransactionState.Active;
     private ICommitParticipant? _participant;
+    private CounterChanges _counters;
 
-    internal WriteTransaction(StorageEngine engine, long snapshot, DatabaseHeader header)
+    /// <param name="nested">
+    /// Run by a holder of the writer slot (the checkpoint persisting counters): the transaction
+    /// never releases the slot, and its commit never starts a checkpoint.
+    /// </param>
+    internal WriteTransaction(StorageEngine engine, long snapshot, DatabaseHeader header, bool nested = false)
     {
         _engine = engine;
         _snapshot = snapshot;
         _header = header;
         _originalHeader = header;
+        _nested = nested;
     }
+
+    private readonly bool _nested;
+    private bool _startsBackgroundCheckpoint;
 
     private enum TransactionState
     {
@@ -81,6 +90,15 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
         return new ReadOnlyMemory<byte>(image, 0, PagePayloadSize);
     }
 
+    public bool TryReadCounter(uint key, out long value) =>
+        _counters.TryGet(key, out value) || _engine.TryGetCounter(key, _snapshot, out value);
+
+    public void SetCounter(uint key, long value)
+    {
+        ThrowIfNotActive();
+        _counters.Set(key, value);
+    }
+
     public Memory<byte> WritePage(uint pageId)
     {
         ThrowIfNotActive();
@@ -118,7 +136,7 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
             pageId = _header.PageCount++;
         }
 
-        _dirty[pageId] = new byte[_engine.PageSize];
+        _dirty[pageId] = ZeroedImage();
         return pageId;
     }
 
@@ -142,7 +160,7 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
         {
             // Allocated past the old end by this transaction: it has no committed image anywhere,
             // so it is written (zeroed) anyway, or the file would hold a hole below its page count.
-            _dirty[pageId] = new byte[_engine.PageSize];
+            _dirty[pageId] = ZeroedImage();
         }
         else
         {
@@ -168,8 +186,10 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
         }
 
         _state = TransactionState.RolledBack;
+        _engine.ReturnPageImages(_dirty.Values);
         _dirty.Clear();
-        _engine.ReleaseWriter();
+        _counters.Clear();
+        ReleaseWriterSlot();
     }
 
     /// <summary>Rolls back unless committed.</summary>
@@ -181,6 +201,14 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
         }
     }
 
+    private void ReleaseWriterSlot()
+    {
+        if (!_nested)
+        {
+            _engine.ReleaseWriter();
+        }
+    }
+
     /// <summary>This transaction's private image of the page, copied from the snapshot on first write.</summary>
     private byte[] Writable(uint pageId)
     {
@@ -188,11 +216,18 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
         {
             // Every byte is overwritten by the copy, so the array need not be zeroed first.
             var committed = _engine.GetImage(pageId, _snapshot);
-            image = GC.AllocateUninitializedArray<byte>(committed.Length);
+            image = committed.Length == _engine.PageSize ? _engine.RentPageImage() : GC.AllocateUninitializedArray<byte>(committed.Length);
             committed.CopyTo(image, 0);
             _dirty[pageId] = image;
         }
 
+        return image;
+    }
+
+    private byte[] ZeroedImage()
+    {
+        var image = _engine.RentPageImage();
+        Array.Clear(image);
         return image;
     }
 

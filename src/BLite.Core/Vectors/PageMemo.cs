@@ -22,6 +22,8 @@ internal sealed class PageMemo : IPageReader
         return this;
     }
 
+    public bool TryReadCounter(uint key, out long value) => _inner!.TryReadCounter(key, out value);
+
     public ReadOnlyMemory<byte> ReadPage(uint pageId)
     {
         if (!_pages.TryGetValue(pageId, out var page))

@@ -68,14 +68,36 @@ public sealed class VerifierTests
         using (var write = database.BeginWrite())
         {
             var stats = items.Documents.Resolve(write)!.StatsPage;
-            CollectionStats.WriteCount(write.WritePage(stats).Span, 5);
+            // The insert left the count pending in the engine's counter; a wrong persisted count is checked below.
+            write.SetCounter(stats, 5);
             write.AllocatePage();
             write.Commit();
         }
 
         var report = database.Verify();
 
-        Assert.Contains(report.Issues, i => i.Message.Contains("counts 5 documents"));
+        Assert.Contains(report.Issues, i => i.Message.Contains("says 5 documents"));
         Assert.Contains(report.Issues, i => i.Message.Contains("leaked"));
+    }
+
+    [Fact]
+    public void Verify_reports_a_wrong_persisted_document_count()
+    {
+        using var database = DocumentDatabase.OpenInMemory();
+        var items = database.GetCollection("items");
+        items.Insert(new BsonDocument { ["_id"] = 1 });
+        database.Storage.Checkpoint();
+
+        using (var write = database.BeginWrite())
+        {
+            var stats = items.Documents.Resolve(write)!.StatsPage;
+            Assert.False(CollectionStats.IsCountPending(write.ReadPage(stats).Span));
+            CollectionStats.WriteCount(write.WritePage(stats).Span, 7);
+            write.Commit();
+        }
+
+        var report = database.Verify();
+
+        Assert.Contains(report.Issues, i => i.Message.Contains("says 7 documents"));
     }
 }

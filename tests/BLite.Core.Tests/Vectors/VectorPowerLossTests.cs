@@ -130,6 +130,10 @@ public sealed class VectorPowerLossTests
             PageSize = 4096,
             WalCheckpointThresholdBytes = 4096 * random.Next(4, 40),
             CacheBudgetBytes = random.Next(2) == 0 ? 0 : 1 << 20,
+            // The dry run's count of I/O operations places the cut; a background checkpoint's I/O
+            // interleaves with the commits differently in each run, so the cut would not land
+            // where the count says (with it, under half the cases cut after a recovered commit).
+            CheckpointInBackground = false,
         };
         var transactions = random.Next(5, 40);
 

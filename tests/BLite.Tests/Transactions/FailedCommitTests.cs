@@ -143,14 +143,16 @@ public sealed class FailedCommitTests
             {
                 OpenStorage = options =>
                 {
-                    // The smallest threshold makes every commit run its auto-checkpoint.
+                    // The smallest threshold makes every commit run its auto-checkpoint, inside the
+                    // commit (the synchronous mode, where the commit itself reports the failure).
                     options.WalCheckpointThresholdBytes = _point == FailurePoint.Checkpoint ? options.PageSize : options.WalCheckpointThresholdBytes;
+                    options.CheckpointInBackground = _point != FailurePoint.Checkpoint;
                     return StorageEngine.Open(file, wal, options);
                 },
             });
         }
 
-        /// <summary>Fails the commit's log write, its flush, or (the flush after it) the checkpoint's flush of the database file.</summary>
+        /// <summary>Fails the commit's log write, its flush, or the checkpoint's flush of the database file.</summary>
         public void ArmFailure()
         {
             switch (_point)
@@ -162,7 +164,9 @@ public sealed class FailedCommitTests
                     _injector.FailFlushAt = _armedAt = _injector.Flushes + 1;
                     break;
                 default:
-                    _injector.FailFlushAt = _armedAt = _injector.Flushes + 2;
+                    // After the commit's own flush, the checkpoint first commits the document
+                    // counts (one more log flush), then flushes the database file.
+                    _injector.FailFlushAt = _armedAt = _injector.Flushes + 3;
                     break;
             }
         }

@@ -9,15 +9,19 @@ internal sealed class PageTable
 {
     private readonly Dictionary<uint, PageVersion> _heads = [];
     private readonly HashSet<uint> _pagesWithPins = [];
+    private readonly Stack<byte[]> _spareImages = new();
     private readonly long _budgetBytes;
     private readonly int _pageSize;
+    private readonly int _maxSpareImages;
     private PageVersion? _lruHead;
     private PageVersion? _lruTail;
 
-    public PageTable(int pageSize, long budgetBytes)
+    /// <param name="maxSpareBytes">How many bytes of images dropped versions leave behind are kept for reuse (see <see cref="TakeSpareImage"/>).</param>
+    public PageTable(int pageSize, long budgetBytes, long maxSpareBytes)
     {
         _pageSize = pageSize;
         _budgetBytes = budgetBytes;
+        _maxSpareImages = (int)Math.Min(int.MaxValue, maxSpareBytes / pageSize);
     }
 
     public long CachedBytes { get; private set; }
@@ -25,6 +29,9 @@ internal sealed class PageTable
     public long PinnedBytes { get; private set; }
 
     public int ChainCount => _heads.Count;
+
+    /// <summary>Images kept for reuse.</summary>
+    public int SpareImageCount => _spareImages.Count;
 
     public bool HasPins => _pagesWithPins.Count > 0;
 
@@ -50,6 +57,27 @@ internal sealed class PageTable
     }
 
     public void Touch(PageVersion version) => version.Referenced = true;
+
+    /// <summary>
+    /// A page-sized array whose content is garbage, or null when none is spare. Writers take
+    /// their copy-on-write images from here, so a commit does not allocate a page per page it
+    /// changes: the arrays come back when the versions they held are dropped.
+    /// </summary>
+    public byte[]? TakeSpareImage() => _spareImages.TryPop(out var image) ? image : null;
+
+    /// <summary>
+    /// Keeps <paramref name="image"/> for reuse. Only for an array nobody can read any more: the
+    /// image of a dropped version (no snapshot sees it, and readers touch page memory only while
+    /// their snapshot is registered) or a rolled-back transaction's private copy. Evicted images
+    /// never come here: a reader may still hold one.
+    /// </summary>
+    public void ReturnSpareImage(byte[] image)
+    {
+        if (image.Length == _pageSize && _spareImages.Count < _maxSpareImages)
+        {
+            _spareImages.Push(image);
+        }
+    }
 
     /// <summary>A newly committed (or recovered) version becomes the head of its chain.</summary>
     public void Push(uint pageId, long seq, long walOffset, byte[]? image)
@@ -166,6 +194,34 @@ internal sealed class PageTable
         }
     }
 
+    /// <summary>
+    /// Drops the versions of <paramref name="pageId"/> older than the one
+    /// <paramref name="oldestSnapshot"/> sees: every live snapshot is at or above it, so none can
+    /// see them, and their arrays go back for reuse at once rather than at the next checkpoint.
+    /// Chains with pinned versions are left to <see cref="Prune"/>.
+    /// </summary>
+    public void DropHidden(uint pageId, long oldestSnapshot)
+    {
+        if (_pagesWithPins.Contains(pageId) || !_heads.TryGetValue(pageId, out var version))
+        {
+            return;
+        }
+
+        while (version.Seq > oldestSnapshot && version.Older is { } older)
+        {
+            version = older;
+        }
+
+        var hidden = version.Older;
+        version.Older = null;
+        while (hidden is not null)
+        {
+            var next = hidden.Older;
+            Drop(hidden);
+            hidden = next;
+        }
+    }
+
     public void PrunePinnedPages(ReadOnlySpan<long> snapshots)
     {
         if (_pagesWithPins.Count == 0)
@@ -205,6 +261,11 @@ internal sealed class PageTable
         if (version.Pinned)
         {
             PinnedBytes -= _pageSize;
+        }
+
+        if (version.Image is { } image)
+        {
+            ReturnSpareImage(image);
         }
 
         version.Image = null;

@@ -47,11 +47,15 @@ public class NonceUniquenessTests
         Assert.True(seen.Count >= target);
         Assert.True(reopenings > 1);
 
+        // The background checkpoint writes the file on its own thread while commits write the log.
         void Record(UInt128 session, ulong counter)
         {
-            if (!seen.Add((session, counter)))
+            lock (seen)
             {
-                duplicates++;
+                if (!seen.Add((session, counter)))
+                {
+                    duplicates++;
+                }
             }
         }
     }

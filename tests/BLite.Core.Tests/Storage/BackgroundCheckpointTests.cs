@@ -1,0 +1,262 @@
+using BLite.Core.CrashWorker;
+using BLite.Core.Storage;
+
+namespace BLite.Core.Tests.Storage;
+
+/// <summary>
+/// The automatic checkpoint runs on a background task (docs/storage.md, "Background checkpoint").
+/// Each test holds one of the checkpoint's flushes open from the injector's flush hook, so the
+/// checkpoint is provably in progress while the test commits, reads, closes or cuts the power.
+/// </summary>
+public class BackgroundCheckpointTests
+{
+    private const int PageSize = 4096;
+    private const long Threshold = 16 * PageSize;
+
+    [Theory]
+    [InlineData(Durability.Normal)]
+    [InlineData(Durability.Full)]
+    public async Task Commits_continue_while_a_checkpoint_copies_in_the_background(Durability durability)
+    {
+        var disk = new FaultDatabase();
+        var engine = disk.Open(Options(durability));
+        var random = new Random(1);
+        Commit(engine, random, initialize: true);
+        using var hold = new FlushHold(disk, stopAtFlush: 1);
+        var last = CommitUntil(engine, random, () => hold.Reached);
+        using var before = engine.BeginRead();
+
+        // The checkpoint is stuck in its file flush: commits still go through, and readers see them.
+        for (var i = 0; i < 6; i++)
+        {
+            last = Commit(engine, random);
+        }
+
+        Assert.Equal(0, engine.BackgroundCheckpoints);
+        Assert.False(engine.BackgroundCheckpointTask.IsCompleted);
+        using (var read = engine.BeginRead())
+        {
+            Assert.Equal(last, CommitLedger.Check(read));
+        }
+
+        var seenBefore = CommitLedger.Check(before);
+        Assert.True(seenBefore < last);
+        hold.Release();
+        await engine.BackgroundCheckpointTask;
+
+        Assert.True(engine.BackgroundCheckpoints >= 1);
+        Assert.Null(engine.WriteFailure);
+        Assert.Equal(seenBefore, CommitLedger.Check(before));
+        using (var read = engine.BeginRead())
+        {
+            Assert.Equal(last, CommitLedger.Check(read));
+        }
+
+        Assert.True(engine.Verify(requireEveryPageOwned: true, new LedgerOwnership()).IsValid);
+        before.Dispose();
+        engine.Dispose();
+        using var reopened = disk.AfterProcessExit().Open(Options(durability));
+        using var after = reopened.BeginRead();
+        Assert.Equal(last, CommitLedger.Check(after));
+    }
+
+    [Fact]
+    public async Task A_commit_waits_for_the_checkpoint_once_the_log_reaches_the_back_pressure_size()
+    {
+        var disk = new FaultDatabase();
+        var engine = disk.Open(Options(Durability.Normal));
+        var random = new Random(2);
+        Commit(engine, random, initialize: true);
+        using var hold = new FlushHold(disk, stopAtFlush: 1);
+        CommitUntil(engine, random, () => hold.Reached);
+
+        // Commit on until one commit is held back: it cannot finish while the checkpoint is stuck.
+        var committer = Task.Run(() =>
+        {
+            var committed = 0L;
+            while (true)
+            {
+                committed = Commit(engine, new Random(3));
+                if (engine.BackPressureWaits > 0)
+                {
+                    return committed;
+                }
+            }
+        });
+        Assert.True(SpinWait.SpinUntil(() => engine.BackPressureWaits > 0, TimeSpan.FromSeconds(30)), "no commit met back-pressure");
+        Assert.False(committer.IsCompleted);
+        var stats = engine.GetStatistics();
+        Assert.True(stats.WalBytes >= StorageEngine.BackPressureFactor * Threshold && stats.WalBytes <= (StorageEngine.BackPressureFactor * Threshold) + (8 * (PageSize + 32)),
+            $"WAL {stats.WalBytes} bytes, {stats.Checkpoints} checkpoints, {engine.BackgroundCheckpoints} in the background, hold reached {hold.Reached}");
+
+        hold.Release();
+        var last = await committer.WaitAsync(TimeSpan.FromSeconds(30));
+        Assert.True(engine.BackgroundCheckpoints >= 1);
+        Assert.InRange(engine.GetStatistics().WalBytes, 0, 2 * Threshold);
+        using (var read = engine.BeginRead())
+        {
+            Assert.Equal(last, CommitLedger.Check(read));
+        }
+
+        engine.Dispose();
+    }
+
+    [Fact]
+    public async Task Closing_waits_for_a_running_background_checkpoint()
+    {
+        var disk = new FaultDatabase();
+        var engine = disk.Open(Options(Durability.Normal));
+        var random = new Random(4);
+        Commit(engine, random, initialize: true);
+        using var hold = new FlushHold(disk, stopAtFlush: 1);
+        var last = CommitUntil(engine, random, () => hold.Reached);
+        last = Commit(engine, random);
+
+        var closing = Task.Run(engine.Dispose);
+        hold.Release();
+        await closing.WaitAsync(TimeSpan.FromSeconds(30));
+
+        // The checkpoint was allowed to finish (not cut off by the closed devices), then the close checkpointed the rest.
+        Assert.True(engine.IsClosed);
+        Assert.Equal(1, engine.BackgroundCheckpoints);
+        Assert.Null(engine.WriteFailure);
+        using var reopened = disk.AfterPowerLoss(new Random(5)).Open(Options(Durability.Normal));
+        using var read = reopened.BeginRead();
+        Assert.Equal(last, CommitLedger.Check(read));
+    }
+
+    /// <summary>
+    /// A kill or power cut while the background checkpoint is at each of its flushes (file flushes
+    /// of the copy passes, the WAL flush before the restart, the new log header's flush) loses no
+    /// acknowledged Full commit and leaves a consistent database.
+    /// </summary>
+    [Fact]
+    public async Task A_crash_during_a_background_checkpoint_recovers_every_acknowledged_commit()
+    {
+        var cuts = 0;
+        for (var run = 0; run < 24; run++)
+        {
+            var random = new Random(100 + run);
+            var disk = new FaultDatabase();
+            var options = Options(Durability.Full);
+            var engine = disk.Open(options);
+            Commit(engine, random, initialize: true);
+            // Three runs in four stop at a file flush of the copy (commits go on meanwhile); the
+            // fourth at the checkpoint's first WAL flush (the new log header's, or the one before
+            // the restart), where a Full commit would queue behind the held flush, so none is made.
+            var atLogFlush = run % 4 == 3;
+            var stopAt = atLogFlush ? 1 : 1 + (run % 4);
+            using var hold = atLogFlush ? new FlushHold(disk, stopAtFlush: 1, device: "fault.blite-wal") : new FlushHold(disk, stopAtFlush: stopAt);
+            long acknowledged = 0;
+            for (var attempt = 0; attempt < 20 && !hold.Reached; attempt++)
+            {
+                acknowledged = Math.Max(acknowledged, CommitUntil(engine, random, () => hold.Reached));
+            }
+
+            Assert.True(hold.Reached, $"run {run}: no background checkpoint reached the flush to cut at");
+
+            // Commits go on while the copy's first file flush is held (the writer slot is free
+            // then); at later flushes the checkpoint may hold the slot, so none is made.
+            for (var i = stopAt == 1 && !atLogFlush ? random.Next(0, 6) : 0; i > 0; i--)
+            {
+                acknowledged = Commit(engine, random);
+            }
+
+            var killed = disk.AfterProcessExit();
+            var powerCut = disk.AfterPowerLoss(random);
+            cuts++;
+            hold.Release();
+            await engine.BackgroundCheckpointTask;
+            engine.CloseWithoutCheckpoint();
+
+            foreach (var survivor in new[] { killed, powerCut })
+            {
+                using var reopened = survivor.Open(options);
+                using (var read = reopened.BeginRead())
+                {
+                    Assert.True(CommitLedger.Check(read) >= acknowledged, $"run {run}: acknowledged commit {acknowledged} lost");
+                }
+
+                Assert.True(reopened.Verify(requireEveryPageOwned: true, new LedgerOwnership()).IsValid, $"run {run}");
+            }
+        }
+
+        Assert.Equal(24, cuts);
+    }
+
+    private static StorageOptions Options(Durability durability) => new()
+    {
+        Durability = durability,
+        PageSize = PageSize,
+        WalCheckpointThresholdBytes = Threshold,
+    };
+
+    private static long Commit(StorageEngine engine, Random random, bool initialize = false)
+    {
+        using var tx = engine.BeginWrite();
+        if (initialize)
+        {
+            CommitLedger.Initialize(tx, dataPages: 4);
+            tx.Commit();
+            return 0;
+        }
+
+        var n = CommitLedger.WriteNext(tx, random);
+        tx.Commit();
+        return n;
+    }
+
+    private static long CommitUntil(StorageEngine engine, Random random, Func<bool> done, int limit = 200)
+    {
+        long last = 0;
+        // Commit until a checkpoint starts, then no more: further commits could meet back-pressure
+        // and wait for the checkpoint this test is about to hold.
+        for (var i = 0; i < limit && !done() && engine.BackgroundCheckpointTask.IsCompleted; i++)
+        {
+            last = Commit(engine, random);
+        }
+
+        // The flush hook fires on the checkpoint's task; wait until it has actually stopped there
+        // (or has finished without reaching the flush asked for).
+        SpinWait.SpinUntil(() => done() || engine.BackgroundCheckpointTask.IsCompleted, TimeSpan.FromSeconds(30));
+        return last;
+    }
+
+    /// <summary>
+    /// Holds the Nth flush of <c>device</c> made by a thread other than the test's (the background
+    /// checkpoint) until released. The file is flushed only by checkpoints; holding a WAL flush
+    /// would also hold every Full commit behind it (group commit).
+    /// </summary>
+    private sealed class FlushHold : IDisposable
+    {
+        private readonly FaultDatabase _disk;
+        private readonly ManualResetEventSlim _released = new(false);
+        private readonly int _testThread = Environment.CurrentManagedThreadId;
+        private int _flushes;
+        private volatile bool _reached;
+
+        public FlushHold(FaultDatabase disk, int stopAtFlush, string device = "fault.blite")
+        {
+            _disk = disk;
+            disk.Injector.OnFlush = flushed =>
+            {
+                if (flushed == device && Environment.CurrentManagedThreadId != _testThread && Interlocked.Increment(ref _flushes) == stopAtFlush)
+                {
+                    _reached = true;
+                    _released.Wait();
+                }
+            };
+        }
+
+        public bool Reached => _reached;
+
+        public void Release() => _released.Set();
+
+        public void Dispose()
+        {
+            _disk.Injector.OnFlush = null;
+            _released.Set();
+            _released.Dispose();
+        }
+    }
+}
