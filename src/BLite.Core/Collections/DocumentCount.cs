@@ -13,25 +13,14 @@ namespace BLite.Core.Collections;
 /// </summary>
 internal static class DocumentCount
 {
-    public static long Read(IPageReader pages, CollectionInfo collection)
-    {
-        var stats = pages.ReadPage(collection.StatsPage).Span;
-        if (!CollectionStats.IsCountPending(stats))
-        {
-            return CollectionStats.ReadCount(stats);
-        }
-
-        return pages.TryReadCounter(collection.StatsPage, out var count) ? count : CountEntries(pages, collection);
-    }
+    public static long Read(IPageReader pages, CollectionInfo collection) =>
+        Current(pages, collection, pages.ReadPage(collection.StatsPage).Span);
 
     public static void Add(IPageWriter pages, CollectionInfo collection, long delta)
     {
         var stats = pages.ReadPage(collection.StatsPage).Span;
         var pending = CollectionStats.IsCountPending(stats);
-        var count = !pending ? CollectionStats.ReadCount(stats)
-            : pages.TryReadCounter(collection.StatsPage, out var counted) ? counted
-            : CountEntries(pages, collection);
-        pages.SetCounter(collection.StatsPage, count + delta);
+        pages.SetCounter(collection.StatsPage, Current(pages, collection, stats) + delta);
         if (!pending)
         {
             // The first change since the last checkpoint marks the page, so a crash before the
@@ -54,6 +43,11 @@ internal static class DocumentCount
         CollectionStats.WriteCount(writable, count);
         CollectionStats.SetCountPending(writable, false);
     }
+
+    private static long Current(IPageReader pages, CollectionInfo collection, ReadOnlySpan<byte> stats) =>
+        !CollectionStats.IsCountPending(stats) ? CollectionStats.ReadCount(stats)
+        : pages.TryReadCounter(collection.StatsPage, out var count) ? count
+        : CountEntries(pages, collection);
 
     public static long CountEntries(IPageReader pages, CollectionInfo collection)
     {
