@@ -79,6 +79,13 @@ internal sealed class QueryPlan
     /// </summary>
     public bool CountsIndexEntries => Index is { IsPrimaryKey: false } && Residual is null && Bounds.Count > 0;
 
+    /// <summary>
+    /// An <c>IN</c> through a secondary index with no order to serve is run as the inner side of a
+    /// join: the runs' primary keys are gathered from the index alone, sorted, and the documents
+    /// read in <c>_id</c> order (docs/query.md, "Joins through an index").
+    /// </summary>
+    public bool IsIndexJoin => Index is { IsPrimaryKey: false } && Query.Sort.Count == 0 && Bounds.Any(b => b.Kind == IndexBoundKind.In);
+
     /// <summary>The heuristic score the planner gave this plan (higher is better).</summary>
     public int Score { get; }
 
@@ -134,6 +141,11 @@ internal sealed class QueryPlan
             if (NeedsDeduplication)
             {
                 text.Append("\n  deduplicate: yes");
+            }
+
+            if (IsIndexJoin)
+            {
+                text.Append("\n  fetch: index join (primary keys gathered, sorted, read in _id order)");
             }
         }
 
