@@ -47,6 +47,7 @@ internal sealed class QueryPlan
         Residual = residual;
         NeedsSort = needsSort;
         Score = score;
+        IsIndexJoin = index is { IsPrimaryKey: false } && query.Sort.Count == 0 && bounds.Any(b => b.Kind == IndexBoundKind.In);
     }
 
     public DocumentQuery Query { get; }
@@ -84,7 +85,7 @@ internal sealed class QueryPlan
     /// join: the runs' primary keys are gathered from the index alone, sorted, and the documents
     /// read in <c>_id</c> order (docs/query.md, "Joins through an index").
     /// </summary>
-    public bool IsIndexJoin => Index is { IsPrimaryKey: false } && Query.Sort.Count == 0 && Bounds.Any(b => b.Kind == IndexBoundKind.In);
+    public bool IsIndexJoin { get; }
 
     /// <summary>The heuristic score the planner gave this plan (higher is better).</summary>
     public int Score { get; }
