@@ -78,22 +78,19 @@ internal sealed partial class SqlQueryBuilder
     /// Orders as the embedded engine: by type class (null and missing first ascending), then by
     /// value inside the class; ties by id, so paging is stable.
     /// </summary>
-    private void OrderBy(IReadOnlyList<SortKey> sort)
-    {
-        if (sort.Count == 0)
-        {
-            _sql.Append(" ORDER BY id");
-            return;
-        }
+    private void OrderBy(IReadOnlyList<SortKey> sort) => _sql.Append(" ORDER BY ").Append(OrderTerms(sort));
 
-        _sql.Append(" ORDER BY ");
+    /// <summary>The terms of <see cref="OrderBy"/>, ending with the id.</summary>
+    private string OrderTerms(IReadOnlyList<SortKey> sort)
+    {
+        var terms = new StringBuilder();
         foreach (var key in sort)
         {
             var value = key.Path.IsSelf || _isSingleValued(key.Path.Path) ? SinglePath("doc", key.Path) : ReachedSortValue(key);
-            _sql.Append(SortTerms(value, key.Descending)).Append(", ");
+            terms.Append(SortTerms(value, key.Descending)).Append(", ");
         }
 
-        _sql.Append("id");
+        return terms.Append("id").ToString();
     }
 
     /// <summary>

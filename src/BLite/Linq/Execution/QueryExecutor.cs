@@ -160,6 +160,11 @@ internal static class QueryExecutor
             rows = distinct;
             operations = translated.Projection!.PostOperations.Skip(2).ToList();
         }
+        else if (projected && (sourceRows as GroupedRows ?? (sourceRows is null && snapshot is null ? SourceGrouping.TryRows(source, translated, values, parameters) : null)) is { } grouped)
+        {
+            rows = grouped;
+            operations = translated.Projection!.PostOperations.Skip(2).ToList();
+        }
         else if (projected)
         {
             var projection = translated.Projection!;

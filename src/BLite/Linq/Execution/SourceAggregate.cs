@@ -27,7 +27,12 @@ internal readonly record struct SourceAggregate(ValueExpression Value, NumericKi
             ([{ Kind: PostOperationKind.Select, Lambda.Body: ProjectedFieldExpression { Slot: 0 } }], null) => translated.TerminalSelector is null,
             _ => false,
         };
-        var type = translated.AggregateValueType;
+        return readsTheValue ? Of(projection.Values[0], translated.AggregateValueType, translated.Terminal == QueryTerminal.Sum) : null;
+    }
+
+    /// <summary>The Sum or Average of <paramref name="value"/> read as <paramref name="type"/>, or null when that is not a number type a source totals.</summary>
+    public static SourceAggregate? Of(ValueExpression value, Type type, bool isSum)
+    {
         var underlying = System.Nullable.GetUnderlyingType(type) ?? type;
         NumericKind? kind = underlying switch
         {
@@ -37,9 +42,7 @@ internal readonly record struct SourceAggregate(ValueExpression Value, NumericKi
             _ when underlying == typeof(decimal) => NumericKind.Decimal,
             _ => null,
         };
-        return readsTheValue && kind is { } numeric
-            ? new SourceAggregate(projection.Values[0], numeric, underlying, underlying != type, translated.Terminal == QueryTerminal.Sum)
-            : null;
+        return kind is { } numeric ? new SourceAggregate(value, numeric, underlying, underlying != type, isSum) : null;
     }
 
     /// <summary>LINQ's result from the totals, or false when they hold values LINQ would refuse (the caller streams them to raise its error).</summary>
