@@ -126,6 +126,11 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
             return Cast<TResult>(total);
         }
 
+        if (await SourceGrouping.TryExtremeAsync(_source, translated, parameters, cancellationToken).ConfigureAwait(false) is (true, var extreme))
+        {
+            return Cast<TResult>(extreme);
+        }
+
         var rows = translated.Vector is null && !QueryExecutor.HasInclude(translated)
             ? await SourceGrouping.TryRowsAsync(_source, translated, values, parameters, cancellationToken).ConfigureAwait(false)
               ?? (IEnumerable<object?>)await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false)

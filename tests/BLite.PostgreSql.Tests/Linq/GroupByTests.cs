@@ -133,6 +133,36 @@ public sealed class GroupByTests(PostgresCluster cluster)
         linq.AssertSameSequence(q => q.Where(o => o.Id > 1000).GroupBy(o => o.Total).Select(g => new { g.Key, Min = g.Min(o => o.Total), Count = g.Count() }));
     }
 
+    /// <summary>Min and Max of a value no index order answers (a computed value, a path after OrderBy): on PostgreSQL one group of every match.</summary>
+    [Theory]
+    [MemberData(nameof(Providers))]
+    public async Task Terminal_min_and_max_of_computed_values_match_linq_to_objects(Provider provider)
+    {
+        using var linq = new ProviderLinq(cluster, provider);
+        linq.AssertSameResult(q => q.Max(o => o.Lines.Count));
+        linq.AssertSameResult(q => q.Min(o => o.PlacedAt.Month));
+        linq.AssertSameResult(q => q.Where(o => o.Paid).Min(o => o.Customer.Name.Length));
+        linq.AssertSameResult(q => q.OrderBy(o => o.Score).Max(o => o.Total));
+        linq.AssertSameResult(q => q.OrderByDescending(o => o.Quantity).Min(o => o.Note));
+        linq.AssertSameResult(q => q.Max(o => o.Lines.Max(l => (int?)l.Qty)));
+        linq.AssertSameResult(q => q.Select(o => o.Tags.Count).Min());
+        Assert.Null(linq.Query.Where(o => o.Status == "none").Max(o => o.Lines.Max(l => (int?)l.Qty)));
+        var empty = Assert.Throws<InvalidOperationException>(() => linq.Query.Where(o => o.Status == "none").Max(o => o.Lines.Count));
+        Assert.Equal("Sequence contains no elements", empty.Message);
+        Assert.Equal(linq.Orders.Max(o => o.PlacedAt.Day), await linq.Query.MaxAsync(o => o.PlacedAt.Day));
+    }
+
+    [Fact]
+    public void On_postgresql_a_computed_extreme_reads_one_row()
+    {
+        using var linq = new ProviderLinq(cluster, Provider.PostgreSql, count: 60);
+        using var statements = new NpgsqlStatements("linq_orders");
+
+        Assert.Equal(linq.Orders.Where(o => o.Paid).Max(o => o.Lines.Count), linq.Query.Where(o => o.Paid).Max(o => o.Lines.Count));
+
+        Assert.Contains(" GROUP BY kx ORDER BY min(o)", Assert.Single(statements.All), StringComparison.Ordinal);
+    }
+
     /// <summary>The statement PostgreSQL ran groups the documents: one row per group crosses the wire.</summary>
     [Fact]
     public void On_postgresql_the_server_groups_with_one_statement()

@@ -60,6 +60,11 @@ internal static class QueryExecutor
             return total;
         }
 
+        if (sourceRows is null && SourceGrouping.TryExtreme(source, translated, parameters, out var extreme))
+        {
+            return extreme;
+        }
+
         var rows = Rows(source, translated, values, parameters, sourceRows);
         switch (translated.Terminal)
         {

@@ -71,6 +71,57 @@ internal sealed class SourceGrouping
             ? plan.Rows(groups, values)
             : null;
 
+    /// <summary>
+    /// A terminal Min or Max of one pushed-down value that the path's order does not answer (a
+    /// computed value, or a path after an OrderBy): one group holding every matching document, so
+    /// one row crosses the wire. False when the source cannot total it or the values need LINQ's
+    /// own reading (the caller then streams them).
+    /// </summary>
+    public static bool TryExtreme<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, BsonValue[] parameters, out object? result)
+    {
+        result = null;
+        return source is IGroupingQuerySource grouping && Extreme(translated) is { } query
+            && grouping.Group(translated.Query, parameters, query) is { } groups && ExtremeOf(translated, query, groups, out result);
+    }
+
+    public static async ValueTask<(bool Done, object? Result)> TryExtremeAsync<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, BsonValue[] parameters,
+        CancellationToken cancellationToken)
+    {
+        if (source is IGroupingQuerySource grouping && Extreme(translated) is { } query
+            && await grouping.GroupAsync(translated.Query, parameters, query, cancellationToken).ConfigureAwait(false) is { } groups
+            && ExtremeOf(translated, query, groups, out var result))
+        {
+            return (true, result);
+        }
+
+        return (false, null);
+    }
+
+    private static GroupQuery? Extreme(TranslatedQuery translated)
+    {
+        if (translated.Terminal is not (QueryTerminal.Min or QueryTerminal.Max) || SourceAggregate.SingleValue(translated) is not { } value
+            || (value is FieldValue && translated.Query.Take is not null))
+        {
+            return null;
+        }
+
+        var kind = translated.Terminal == QueryTerminal.Min ? GroupAggregateKind.Min : GroupAggregateKind.Max;
+        return new GroupQuery(ValueExpression.Value(FilterOperand.FromConstant(0)), typeof(int), [new GroupAggregate(kind, value, translated.AggregateValueType, default)]);
+    }
+
+    private static bool ExtremeOf(TranslatedQuery translated, GroupQuery query, IReadOnlyList<GroupTotals> groups, out object? result)
+    {
+        var aggregate = query.Aggregates[0];
+        result = null;
+        if (groups.Count == 0)
+        {
+            var nullable = !aggregate.ValueType.IsValueType || Nullable.GetUnderlyingType(aggregate.ValueType) is not null;
+            return nullable ? true : throw new InvalidOperationException("Sequence contains no elements");
+        }
+
+        return new Item(aggregate, null, translated.Projection!.Names[0]).TryResult(groups[0].Rows, groups[0].Values[0], out result);
+    }
+
     private GroupedRows? Rows(IReadOnlyList<GroupTotals> groups, object?[] values)
     {
         var slots = new List<object?[]>(groups.Count);
