@@ -14,7 +14,8 @@ internal sealed partial class SqlQueryBuilder
     /// forms groups: the matching documents are numbered in query order (<c>row_number()</c> over
     /// the query's ORDER BY, then its LIMIT / OFFSET), and grouped by the key's extractor for the key
     /// type, so groups are the key type's equality classes (numbers by value, strings ordinally,
-    /// instants by their instant). Columns (<see cref="SqlRows.Groups"/>): <c>{"v": [first key,
+    /// instants by their instant). Columns (<see cref="SqlRows.Groups"/>): <c>{"v": [the key (the
+    /// first document's where equal keys may differ in form, <see cref="KeyHasOneForm"/>),
     /// the Min / Max of each such aggregate...]}</c>, <c>count(*)</c>, whether every key is of the
     /// key's class, then per aggregate with a value: its non-null values, those of the expected
     /// class, the exact sum and the sums of the positive and negative numbers as text, the doubles
@@ -32,7 +33,7 @@ internal sealed partial class SqlQueryBuilder
         var builder = new SqlQueryBuilder(values, isSingleValued);
         var inner = new StringBuilder("SELECT ").Append(builder.Value(group.Key, "doc")).Append(" AS k");
         var extracted = new StringBuilder("SELECT k, ").Append(string.Format(System.Globalization.CultureInfo.InvariantCulture, keyExtractor, "k")).Append(" AS kx");
-        var extremes = new StringBuilder("jsonb_build_object('v', jsonb_build_array((array_agg(k ORDER BY o))[1]");
+        var extremes = new StringBuilder("jsonb_build_object('v', jsonb_build_array((array_agg(k").Append(KeyHasOneForm(group.KeyType) ? "" : " ORDER BY o").Append("))[1]");
         var totals = new StringBuilder();
         for (var i = 0; i < group.Aggregates.Count; i++)
         {
@@ -79,5 +80,16 @@ internal sealed partial class SqlQueryBuilder
 
         builder._sql.Append(") matches) extracted GROUP BY kx ORDER BY min(o)");
         return (builder._sql.ToString(), builder._parameters);
+    }
+
+    /// <summary>
+    /// Whether equal keys of this type read back as the same value, so any document of a group may
+    /// name it; decimals (scale), doubles (-0.0), DateTime (Kind) and DateTimeOffset (offset) take the
+    /// first document's, as LINQ does.
+    /// </summary>
+    private static bool KeyHasOneForm(Type keyType)
+    {
+        var type = Nullable.GetUnderlyingType(keyType) ?? keyType;
+        return type != typeof(decimal) && type != typeof(double) && type != typeof(float) && type != typeof(DateTime) && type != typeof(DateTimeOffset);
     }
 }
