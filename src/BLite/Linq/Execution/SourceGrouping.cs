@@ -271,6 +271,7 @@ internal sealed class SourceGrouping
             ValueExpression? value = null;
             var valueType = call.Type;
             var name = "";
+            var valueSlot = -1;
             SourceAggregate? totals = null;
             if (call.Arguments.Count == 2)
             {
@@ -280,6 +281,7 @@ internal sealed class SourceGrouping
                     return -1;
                 }
 
+                valueSlot = field.Slot;
                 value = projection.Values[field.Slot];
                 valueType = selector.ReturnType;
                 name = projection.Names[field.Slot];
@@ -293,7 +295,7 @@ internal sealed class SourceGrouping
                 }
             }
 
-            var key = (aggregateKind, value is null ? -1 : ((ProjectedFieldExpression)((LambdaExpression)call.Arguments[1]).Body).Slot, valueType);
+            var key = (aggregateKind, valueSlot, valueType);
             if (!_slots.TryGetValue(key, out var slot))
             {
                 slot = Items.Count + 1;
