@@ -124,7 +124,7 @@ public static partial class JsonbMemberReader
 
     /// <summary>The error for text that is not JSON, or not a BLite document, while reading <paramref name="member"/>.</summary>
     public static BsonFormatException Malformed(string member, Exception error)
-        => new($"The stored jsonb is not a BLite document (reading '{member}'): {error.Message}", 0);
+        => new($"The stored jsonb is not a BLite document (reading '{member}'): {error.Message}", (error as JsonException)?.BytePositionInLine ?? 0);
 
     /// <summary>Whether the object the reader stands on is a tagged value: its first key starts with a single <c>$</c>.</summary>
     private static bool IsTagged(Utf8JsonReader probe)

@@ -221,6 +221,10 @@ public static class JsonbMemberWriter
         }
     }
 
+    /// <summary>A dictionary key as a stored key: one more <c>$</c> in front of a key that starts with <c>$</c>, so it is never taken for a tag.</summary>
+    public static void WriteDictionaryKey(Utf8JsonWriter json, string key)
+        => json.WritePropertyName(key.StartsWith('$') ? "$" + key : key);
+
     /// <summary>A document key of a converted id type (ObjectId, Guid, Int32, Int64 or String).</summary>
     public static void WriteKey(Utf8JsonWriter json, BsonValue key)
     {
