@@ -29,10 +29,6 @@ internal static class RoundTrip
     }
 
     /// <summary>The document as the mapper writes its jsonb form.</summary>
-    public static byte[] ToJsonb<T>(IDocumentMapper<ObjectId, T> mapper, T document)
-        where T : class
-        => ToJsonb((IJsonbDocumentMapper<T>)mapper, document);
-
     public static byte[] ToJsonb<T>(IJsonbDocumentMapper<T> mapper, T document)
         where T : class
     {
