@@ -32,7 +32,7 @@ internal sealed partial class MapperEmitter
         w.Open($"public void WriteJsonb({document} document, {JsonWriterType} writer)");
         w.Line("global::System.ArgumentNullException.ThrowIfNull(document);");
         w.Line("global::System.ArgumentNullException.ThrowIfNull(writer);");
-        w.Line(JsonbWriteCall(Root, Root.IsPolymorphic, "document", "1") + ";");
+        w.Line(WriteCall(Root, Root.IsPolymorphic, "document", "1", JsonbTarget) + ";");
         w.Close();
         w.Line();
         var display = Literals.String(Root.DisplayName);

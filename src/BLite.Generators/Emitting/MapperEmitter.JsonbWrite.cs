@@ -9,6 +9,8 @@ namespace BLite.Generators.Emitting;
 /// </summary>
 internal sealed partial class MapperEmitter
 {
+    private static readonly WriteTarget JsonbTarget = new("JsonbWrite", $"{JsonWriterType} writer", "writer");
+
     private void EmitJsonbWriteMethods(ObjectTypeSpec type)
     {
         var w = _writer;
@@ -43,51 +45,8 @@ internal sealed partial class MapperEmitter
 
         if (type.IsPolymorphic)
         {
-            EmitJsonbPolymorphicWrite(type);
+            EmitPolymorphicWrite(type, JsonbTarget);
         }
-    }
-
-    private void EmitJsonbPolymorphicWrite(ObjectTypeSpec type)
-    {
-        var w = _writer;
-        w.Open($"private void JsonbWrite{type.MethodSuffix}Any({type.TypeName} value, {JsonWriterType} writer, int depth)");
-        w.Open("switch (value)");
-        foreach (var derived in type.DerivedTypes)
-        {
-            var derivedType = _spec.Types[derived.TypeIndex];
-            w.Line($"case {derived.TypeName} derived:");
-            w.Line($"    JsonbWrite{derivedType.MethodSuffix}(derived, writer, depth, {Literals.Utf8(derived.Discriminator)});");
-            w.Line("    return;");
-        }
-
-        w.Close();
-        if (type.CanConstruct)
-        {
-            w.Open($"if (value.GetType() != typeof({type.TypeName}))");
-            w.Line($"throw global::BLite.Bson.Mapping.BsonMappingGuard.UndeclaredDerivedType(value, {Literals.String(type.DisplayName)});");
-            w.Close();
-            w.Line();
-            w.Line(JsonbWriteCall(type, polymorphic: false, "value", "depth") + ";");
-        }
-        else
-        {
-            w.Line($"throw global::BLite.Bson.Mapping.BsonMappingGuard.UndeclaredDerivedType(value, {Literals.String(type.DisplayName)});");
-        }
-
-        w.Close();
-        w.Line();
-    }
-
-    private static string JsonbWriteCall(ObjectTypeSpec type, bool polymorphic, string value, string depth)
-    {
-        if (polymorphic)
-        {
-            return $"JsonbWrite{type.MethodSuffix}Any({value}, writer, {depth})";
-        }
-
-        return type.IsDerivedType
-            ? $"JsonbWrite{type.MethodSuffix}({value}, writer, {depth}, default)"
-            : $"JsonbWrite{type.MethodSuffix}({value}, writer, {depth})";
     }
 
     /// <summary>Writes one value after its key (or as an array item); <paramref name="level"/> as in WriteValue.</summary>
@@ -128,7 +87,7 @@ internal sealed partial class MapperEmitter
                 JsonbWriteNonNull(value.Element!, $"({value.Element!.TypeName}){expression}", level);
                 return;
             case ValueKind.Object:
-                w.Line(JsonbWriteCall(_spec.Types[value.TypeIndex], value.IsPolymorphic, expression, "depth + " + (level + 1).ToString(CultureInfo.InvariantCulture)) + ";");
+                w.Line(WriteCall(_spec.Types[value.TypeIndex], value.IsPolymorphic, expression, "depth + " + (level + 1).ToString(CultureInfo.InvariantCulture), JsonbTarget) + ";");
                 return;
             case ValueKind.Collection:
                 JsonbWriteCollection(value, expression, level);

@@ -189,7 +189,7 @@ internal sealed partial class MapperEmitter
         w.Line();
         w.Open($"public void Serialize({document} document, ref {WriterType} writer)");
         w.Line("global::System.ArgumentNullException.ThrowIfNull(document);");
-        w.Line(WriteCall(Root, Root.IsPolymorphic, "document", "1") + ";");
+        w.Line(WriteCall(Root, Root.IsPolymorphic, "document", "1", BsonTarget) + ";");
         w.Close();
         w.Line();
         w.Line($"public {document} Deserialize(ref {ReaderType} reader) => {ReadCall(0, Root.IsPolymorphic)};");
