@@ -17,6 +17,9 @@ internal sealed partial class MapperEmitter
     private const string JsonbWriterHelper = "global::BLite.Bson.Jsonb.JsonbMemberWriter.";
     private const string JsonbReaderHelper = "global::BLite.Bson.Jsonb.JsonbMemberReader.";
 
+    /// <summary>What reading text that is not a BLite document throws, turned into a BsonFormatException naming the member.</summary>
+    private const string MalformedCatch = "catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)";
+
     private string JsonbInterfaceName => $"{JsonbInterface}<{_spec.DocumentTypeName}>";
 
     private void EmitJsonb()
@@ -45,7 +48,7 @@ internal sealed partial class MapperEmitter
         w.Line($"{JsonbReaderHelper}ExpectEnd(ref json);");
         w.Line("return result;");
         w.Close();
-        w.Line("catch (global::System.Text.Json.JsonException error)");
+        w.Line(MalformedCatch);
         w.Open();
         w.Line($"throw {JsonbReaderHelper}Malformed({display}, error);");
         w.Close();

@@ -82,7 +82,7 @@ internal sealed partial class MapperEmitter
         w.Line($"{JsonbReaderHelper}Skip(ref json);");
         w.Close();
         w.Close();
-        w.Line("catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)");
+        w.Line(MalformedCatch);
         w.Open();
         w.Line($"throw {JsonbReaderHelper}Malformed(member, error);");
         w.Close();

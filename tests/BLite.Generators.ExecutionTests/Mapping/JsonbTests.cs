@@ -137,6 +137,7 @@ public sealed class JsonbTests
     [InlineData("""{"Int64": {"$mystery": 1}}""", "ScalarDocument.Int64")]
     [InlineData("""[1, 2]""", "ScalarDocument")]
     [InlineData("""{"Text": "x"} trailing""", "ScalarDocument")]
+    [InlineData("""{"$utf8": "not base64!"}""", "ScalarDocument")]
     public void Text_that_is_not_a_BLite_document_is_refused_naming_the_member(string stored, string member)
     {
         var error = Assert.ThrowsAny<BLiteException>(() => _mapper.ReadJsonb(Encoding.UTF8.GetBytes(stored)));

@@ -628,7 +628,7 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
             global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectEnd(ref json);
             return result;
         }
-        catch (global::System.Text.Json.JsonException error)
+        catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)
         {
             throw global::BLite.Bson.Jsonb.JsonbMemberReader.Malformed("Order", error);
         }
