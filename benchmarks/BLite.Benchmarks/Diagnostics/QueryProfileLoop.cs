@@ -37,6 +37,7 @@ internal static class QueryProfileLoop
                 checksum += operation(i);
             }
 
+            var allocatedBefore = GC.GetAllocatedBytesForCurrentThread();
             var started = System.Diagnostics.Stopwatch.GetTimestamp();
             for (var i = 0; i < count; i++)
             {
@@ -44,7 +45,8 @@ internal static class QueryProfileLoop
             }
 
             var elapsed = System.Diagnostics.Stopwatch.GetElapsedTime(started);
-            Console.WriteLine($"{args[0]} {args[1]} x{count}: {elapsed.TotalMilliseconds * 1000 / Math.Max(count, 1):F3} us/op, checksum {checksum}");
+            var allocated = (GC.GetAllocatedBytesForCurrentThread() - allocatedBefore) / Math.Max(count, 1);
+            Console.WriteLine($"{args[0]} {args[1]} x{count}: {elapsed.TotalMilliseconds * 1000 / Math.Max(count, 1):F3} us/op ({allocated} B/op), checksum {checksum}");
         }
 
         return 0;
