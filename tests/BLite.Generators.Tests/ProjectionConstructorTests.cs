@@ -60,10 +60,10 @@ public sealed class ProjectionConstructorTests
     }
 
     [Fact]
-    public void Computations_conversions_anonymous_types_and_hidden_types_are_left_to_the_row_path()
+    public void Computations_conversions_anonymous_types_hidden_and_generic_types_are_left_to_the_row_path()
     {
         var (result, output) = GeneratorHarness.Run(Model, """
-            using System;
+            using System; using BLite; using BLite.Bson;
             namespace Shop;
             public static class Lookups
             {
@@ -78,7 +78,12 @@ public sealed class ProjectionConstructorTests
                     db.Orders.Project<object>(o => new Card(o.Status, o.Total));
                     new Lookalike().Project(o => new Card(o.Status, o.Total));
                 }
+
+                public static void Generic<TStatus>(DocumentCollection<ObjectId, Holder<TStatus>> holders) =>
+                    holders.Project(h => new Box<TStatus>(h.Value));
             }
+            public sealed class Holder<T> { public ObjectId Id { get; set; } public T Value { get; set; } = default!; }
+            public sealed record Box<T>(T Value);
             public sealed class Lookalike { public void Project(Func<Order, Card> selector) { } }
             """);
 

@@ -176,5 +176,15 @@ internal static class ProjectionShapeParser
 
     /// <summary>Whether the generated registration, at assembly level, can name <paramref name="symbol"/>.</summary>
     private static bool Visible(Compilation compilation, ISymbol symbol) =>
-        symbol is not ITypeSymbol { IsAnonymousType: true } && compilation.IsSymbolAccessibleWithin(symbol, compilation.Assembly);
+        symbol is not ITypeSymbol { IsAnonymousType: true } && !(symbol is ITypeSymbol type && HasTypeParameter(type))
+        && compilation.IsSymbolAccessibleWithin(symbol, compilation.Assembly);
+
+    /// <summary>A type of a generic method or class (<c>T</c>, <c>Card&lt;T&gt;</c>) cannot be named by assembly-level code.</summary>
+    private static bool HasTypeParameter(ITypeSymbol type) => type switch
+    {
+        ITypeParameterSymbol => true,
+        IArrayTypeSymbol array => HasTypeParameter(array.ElementType),
+        INamedTypeSymbol named => named.TypeArguments.Any(HasTypeParameter) || (named.ContainingType is { } outer && HasTypeParameter(outer)),
+        _ => false,
+    };
 }
