@@ -8,7 +8,7 @@ namespace BLite.Benchmarks.Diagnostics;
 /// <c>profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT</c>: one query scenario of
 /// the manual mode repeated COUNT times over 1,000 orders in memory, for a sampling
 /// profiler (<c>perf record</c> with <c>DOTNET_PerfMapEnabled=1</c>) or <c>valgrind --tool=callgrind</c>.
-/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS</c>
+/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|project-by-id-row|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS</c>
 /// runs BLite and SQLite+JSON alternately in one process, batch by batch, and prints each one's
 /// best batch: on a shared, loaded machine the fastest batch is the one least disturbed.
 /// </summary>
@@ -75,10 +75,22 @@ internal static class QueryProfileLoop
         };
     }
 
+    private static (IDisposable Peer, Func<int, decimal> Operation) RowPathLookup()
+    {
+        var orders = new OrderGenerator().Generate(1000);
+        var keys = orders.Select(o => o.Id).ToArray();
+        var peer = new BLiteProjectionPeer(orders, prepared: true);
+        return (peer, i => peer.ProjectByIdThroughRows(keys[i % keys.Length]));
+    }
+
     private static int Compare(string scenario, int rounds)
     {
+        // "project-by-id-row": the typed lookup against the same lookup into an anonymous type,
+        // which keeps the row path (boxed row, ConstructorInvoker), on the same data in one process.
+        var rowPath = scenario == "project-by-id-row";
+        scenario = rowPath ? "project-by-id" : scenario;
         var (blitePeer, blite) = Create(scenario, blite: true);
-        var (sqlitePeer, sqlite) = Create(scenario, blite: false);
+        var (sqlitePeer, sqlite) = rowPath ? RowPathLookup() : Create(scenario, blite: false);
         using (blitePeer)
         using (sqlitePeer)
         {
@@ -105,7 +117,7 @@ internal static class QueryProfileLoop
                 }
             }
 
-            Console.WriteLine($"{scenario}: BLite {best[0]:F3} us/op ({allocated[0]} B/op), SQLite+JSON {best[1]:F3} us/op ({allocated[1]} B/op), ratio {best[1] / best[0]:F1}x (best of {rounds} batches of {batch})");
+            Console.WriteLine($"{scenario}: BLite {best[0]:F3} us/op ({allocated[0]} B/op), {(rowPath ? "BLite row path" : "SQLite+JSON")} {best[1]:F3} us/op ({allocated[1]} B/op), ratio {best[1] / best[0]:F1}x (best of {rounds} batches of {batch})");
         }
 
         return 0;

@@ -116,10 +116,9 @@ internal sealed class TypedProjection<TResult>
     /// <summary>The result for one raw document.</summary>
     public TResult Read(ReadOnlySpan<byte> document)
     {
-        Span<int> offsets = stackalloc int[MaxStackSlots];
-        Span<BsonType> types = stackalloc BsonType[MaxStackSlots];
-        offsets = offsets[.._locator.Width];
-        types = types[.._locator.Width];
+        // Exactly the row's width: a fixed 64-slot buffer would be zeroed on every lookup.
+        Span<int> offsets = stackalloc int[_locator.Width];
+        Span<BsonType> types = stackalloc BsonType[_locator.Width];
         _locator.Locate(document, offsets, types);
         var row = new ProjectedRow(document, offsets, types, _arguments);
         return _construct(ref row);
