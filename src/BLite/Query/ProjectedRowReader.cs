@@ -1,3 +1,4 @@
+using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using BLite.Bson;
@@ -118,22 +119,21 @@ internal sealed class ProjectedRowReader
     public object?[] Read(ReadOnlySpan<byte> document)
     {
         var row = new object?[_width];
-        if (_members.Length > 0)
+        if (_top.Length > 0)
         {
-            Span<int> offsets = _width <= MaxSinglePassSlots ? stackalloc int[_width] : new int[_width];
-            Span<BsonType> types = _width <= MaxSinglePassSlots ? stackalloc BsonType[_width] : new BsonType[_width];
-            Locate(document, offsets, types);
-            foreach (var slot in _members)
-            {
-                var offset = offsets[slot.Index];
-                if (offset < 0)
-                {
-                    row[slot.Index] = Convert(null, slot);
-                    continue;
-                }
+            ReadTopLevel(document, row);
+        }
 
-                var reader = new BsonSpanReader(document[offset..]);
-                row[slot.Index] = Convert(slot.Reader.ReadBoxed(ref reader, types[slot.Index]), slot);
+        foreach (var (field, slot) in _nested)
+        {
+            if (field.TryLocate(document, out var type, out var raw) && type != BsonType.Null)
+            {
+                var reader = new BsonSpanReader(raw);
+                row[slot.Index] = Convert(slot.Reader.ReadBoxed(ref reader, type), slot);
+            }
+            else
+            {
+                row[slot.Index] = Convert(null, slot);
             }
         }
 
@@ -143,6 +143,43 @@ internal sealed class ProjectedRowReader
         }
 
         return row;
+    }
+
+    /// <summary>One walk over the document's fields, decoding each wanted member as it is met and stopping when all were.</summary>
+    private void ReadTopLevel(ReadOnlySpan<byte> document, object?[] row)
+    {
+        var reader = new BsonSpanReader(document);
+        reader.ReadDocumentStart();
+        var pending = _top.Length == 64 ? ulong.MaxValue : (1UL << _top.Length) - 1;
+        while (pending != 0 && reader.TryReadFieldHeader(out var type, out var id))
+        {
+            var k = Array.IndexOf(_topIds, id);
+            if (k < 0 || (pending & (1UL << k)) == 0)
+            {
+                reader.SkipValue(type);
+                continue;
+            }
+
+            pending &= ~(1UL << k);
+            var slot = _top[k];
+            if (type == BsonType.Null)
+            {
+                reader.SkipValue(type);
+                row[slot.Index] = Convert(null, slot);
+            }
+            else
+            {
+                row[slot.Index] = Convert(slot.Reader.ReadBoxed(ref reader, type), slot);
+            }
+        }
+
+        // Members the document does not hold read as null, as a path that reaches nothing does.
+        while (pending != 0)
+        {
+            var k = BitOperations.TrailingZeroCount(pending);
+            pending &= pending - 1;
+            row[_top[k].Index] = Convert(null, _top[k]);
+        }
     }
 
     /// <summary>
@@ -168,7 +205,7 @@ internal sealed class ProjectedRowReader
         }
     }
 
-    /// <summary>One walk over the document's fields, stopping as soon as every wanted member was met.</summary>
+    /// <summary>As <see cref="ReadTopLevel"/>, recording where each wanted member starts instead of decoding it.</summary>
     private void LocateTopLevel(ReadOnlySpan<byte> document, Span<int> offsets, Span<BsonType> types)
     {
         var reader = new BsonSpanReader(document);
