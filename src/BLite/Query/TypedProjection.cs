@@ -40,9 +40,6 @@ internal sealed class TypedProjection<TResult>
         _construct = construct;
     }
 
-    /// <summary>The shape key the generator registers (<see cref="ProjectionConstructors.Register{TDocument, TResult}"/>).</summary>
-    public string Shape { get; private init; } = "";
-
     /// <summary>The typed projection of <paramref name="selector"/> (its translated form, members replaced by row slots), or null when it has none.</summary>
     public static TypedProjection<TResult>? TryCreate<TDocument>(ProjectedRowReader? locator, LambdaExpression selector)
     {
@@ -94,9 +91,9 @@ internal sealed class TypedProjection<TResult>
             shape.Append('}');
         }
 
-        var key = shape.ToString();
-        return ProjectionConstructors.Find<TDocument, TResult>(key) is { } construct
-            ? new TypedProjection<TResult>(locator, new TypedProjectionArguments(slots.ToArray(), readers.ToArray(), paths.ToArray()), construct) { Shape = key }
+        // The same key the generator registers (ProjectionConstructors.Register).
+        return ProjectionConstructors.Find<TDocument, TResult>(shape.ToString()) is { } construct
+            ? new TypedProjection<TResult>(locator, new TypedProjectionArguments(slots.ToArray(), readers.ToArray(), paths.ToArray()), construct)
             : null;
     }
 
