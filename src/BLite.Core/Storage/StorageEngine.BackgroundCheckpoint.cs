@@ -202,6 +202,11 @@ internal sealed partial class StorageEngine
     private void FinishUnderWriterSlot(long copied, long started)
     {
         PersistCountersBeforeCheckpoint();
+        if (!FoldLogRecordsBeforeCheckpoint())
+        {
+            return;
+        }
+
         WaitDurable(_writtenLsn);
         if (_wal.FrameCount == 0)
         {

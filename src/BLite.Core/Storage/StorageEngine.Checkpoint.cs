@@ -22,6 +22,11 @@ internal sealed partial class StorageEngine
     private void CheckpointCore()
     {
         PersistCountersBeforeCheckpoint();
+        if (!FoldLogRecordsBeforeCheckpoint())
+        {
+            return;
+        }
+
         WaitDurable(_writtenLsn);
         if (_wal.FrameCount == 0)
         {
