@@ -90,7 +90,7 @@ public sealed class JournalLogRecordTests
 
         // Acknowledged at Full durability: on disk even if the power goes now, before any checkpoint.
         var crashed = disk.AfterPowerLoss(new Random(5));
-        database.Dispose();
+        Assert.IsType<BLiteException>(Record.Exception(database.Dispose));
 
         using var reopened = DocumentDatabase.Open(crashed.Open(options), Collections);
         Assert.Equal(12, reopened.Storage.RecoveredLogRecords);
@@ -181,7 +181,7 @@ public sealed class JournalLogRecordTests
         }
 
         var crashed = disk.AfterPowerLoss(new Random(2));
-        database.Dispose();
+        Assert.IsType<BLiteException>(Record.Exception(database.Dispose));
         var wal = crashed.Wal.VisibleContent();
         BinaryPrimitives.WriteUInt32LittleEndian(wal.AsSpan(8), 2);
         BinaryPrimitives.WriteUInt32LittleEndian(wal.AsSpan(36), Crc32C.Compute(wal.AsSpan(0, 36)));
