@@ -25,7 +25,7 @@ internal sealed partial class StorageEngine
     /// (its authentication binds each frame's index), so encrypted databases keep writing what
     /// would be records as pages in the transaction itself.
     /// </summary>
-    internal bool CarriesLogRecords => _walDevice is not Encryption.EncryptedWalDevice && !Options.ReadOnly;
+    internal bool CarriesLogRecords => _file is not Encryption.EncryptedFileDevice && !Options.ReadOnly;
 
     /// <summary>Registers the routine that writes log records into pages, run in a transaction of its own before every checkpoint.</summary>
     internal void SetLogRecordFolder(Action<WriteTransaction, IReadOnlyList<byte[]>> fold)
