@@ -55,10 +55,16 @@ internal static class ChangeJournal
     public static JournalTail ReadTailWithRecords(IPageReader pages, BTree? tree, string filePath)
     {
         var tail = tree is null ? default : ReadTail(pages, tree, filePath);
-        var unfolded = UnfoldedRecords(pages);
-        if (unfolded.Count > 0)
+        var newest = pages switch
         {
-            var last = JournalLogRecord.ReadTail(unfolded[^1], filePath);
+            ReadTransaction read => read.SnapshotEngine.LastLogRecordAt(read.Snapshot),
+            WriteTransaction write => write.Engine.LastLogRecordAt(long.MaxValue),
+            _ => null,
+        };
+
+        if (newest is not null)
+        {
+            var last = JournalLogRecord.ReadTail(newest, filePath);
             if (last.LastSequence > tail.LastSequence)
             {
                 return last;

@@ -45,7 +45,7 @@ internal sealed partial class StorageEngine
         {
             foreach (var record in _logRecords)
             {
-                if (record.Seq <= snapshot && (record.FoldedAt == long.MaxValue || record.FoldedAt > snapshot))
+                if (record.IsVisibleAt(snapshot))
                 {
                     visible.Add(record.Payload);
                 }
@@ -53,6 +53,33 @@ internal sealed partial class StorageEngine
         }
 
         return visible;
+    }
+
+    /// <summary>
+    /// The newest of <see cref="LogRecordsAt"/>, or null; found from the end, so a committing
+    /// writer pays the same whatever the number of records waiting for the checkpoint.
+    /// </summary>
+    internal byte[]? LastLogRecordAt(long snapshot)
+    {
+        lock (_sync)
+        {
+            for (var i = _logRecords.Count - 1; i >= 0; i--)
+            {
+                var record = _logRecords[i];
+                if (record.IsVisibleAt(snapshot))
+                {
+                    return record.Payload;
+                }
+
+                if (record.Seq <= snapshot)
+                {
+                    // Records before it are older still and folded no later: none is visible.
+                    return null;
+                }
+            }
+        }
+
+        return null;
     }
 
     /// <summary>Transactions with log records the open recovered from the log (0 after a clean close).</summary>
@@ -165,5 +192,7 @@ internal sealed partial class StorageEngine
 
         /// <summary>The commit whose pages hold the record (snapshots from it on read it there); long.MaxValue until folded.</summary>
         public long FoldedAt { get; set; } = long.MaxValue;
+
+        public bool IsVisibleAt(long snapshot) => Seq <= snapshot && (FoldedAt == long.MaxValue || FoldedAt > snapshot);
     }
 }
