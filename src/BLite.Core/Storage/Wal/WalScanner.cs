@@ -148,7 +148,7 @@ internal static class WalScanner
     {
         var frameSize = WalFormat.FrameSize(pageSize);
         var frame = new byte[frameSize];
-        foreach (var offset in FrameStarts(device, WalFormat.HeaderSize, frameSize))
+        foreach (var offset in FrameStarts(device, WalFormat.HeaderSize, frameSize, generation: null, salt: 0))
         {
             if (device.Read(offset, frame) == frameSize
                 && WalFormat.FrameGeneration(frame) != 0
@@ -162,11 +162,13 @@ internal static class WalScanner
     }
 
     /// <summary>
-    /// The 8-byte boundaries from <paramref name="start"/> on where a frame header could begin
-    /// that has a nonzero generation and, for a page-sized frame, an image trailer naming the
-    /// header's page id. Read in large chunks: it runs over the whole rest of the log.
+    /// The 8-byte boundaries from <paramref name="start"/> on where a frame header could begin:
+    /// of <paramref name="generation"/> and <paramref name="salt"/> (a record frame, or a page
+    /// frame whose image trailer names the header's page id), or with no generation given, a page
+    /// frame of any nonzero generation. Read in large chunks and filtered in memory: it runs
+    /// over the whole rest of the log, and most boundaries lie inside page images.
     /// </summary>
-    private static IEnumerable<long> FrameStarts(IStorageDevice device, long start, int frameSize)
+    private static IEnumerable<long> FrameStarts(IStorageDevice device, long start, int frameSize, uint? generation, uint salt)
     {
         const int Chunk = 1 << 20;
         var buffer = new byte[Chunk + frameSize];
@@ -177,15 +179,24 @@ internal static class WalScanner
             for (var at = 0; at < Chunk && at + WalFormat.FrameHeaderSize <= read; at += 8)
             {
                 var header = buffer.AsSpan(at, WalFormat.FrameHeaderSize);
-                if (WalFormat.FrameGeneration(header) == 0)
+                var frameGeneration = WalFormat.FrameGeneration(header);
+                if (generation is { } wanted ? frameGeneration != wanted || WalFormat.FrameSalt(header) != salt : frameGeneration == 0)
                 {
                     continue;
                 }
 
+                if (WalFormat.FrameIsRecord(header))
+                {
+                    if (generation is not null)
+                    {
+                        yield return chunkStart + at;
+                    }
+
+                    continue;
+                }
+
                 var trailerAt = at + frameSize - PageLayout.TrailerSize;
-                if (WalFormat.FrameIsRecord(header)
-                    || trailerAt + 4 > read
-                    || BinaryPrimitives.ReadUInt32LittleEndian(buffer.AsSpan(trailerAt)) == WalFormat.FramePageId(header))
+                if (trailerAt + 4 > read || BinaryPrimitives.ReadUInt32LittleEndian(buffer.AsSpan(trailerAt)) == WalFormat.FramePageId(header))
                 {
                     yield return chunkStart + at;
                 }
@@ -280,7 +291,7 @@ internal static class WalScanner
     /// </summary>
     private static void RefuseIfFlushedFrameIsDamaged(IStorageDevice device, FrameReader reader, long damaged, long damagedOffset)
     {
-        foreach (var later in FrameStarts(device, damagedOffset + 8, WalFormat.FrameSize(reader.PageSize)))
+        foreach (var later in FrameStarts(device, damagedOffset + 8, WalFormat.FrameSize(reader.PageSize), reader.Generation, reader.Salt))
         {
             if (reader.IsSelfConsistent(later) && reader.DurableCount > damaged)
             {
