@@ -192,6 +192,38 @@ public sealed class JournalLogRecordTests
         Assert.Equal(5, reopened.GetRawCollection("plain").Count(read));
     }
 
+    [Fact]
+    public void A_damaged_record_frame_that_a_later_frame_records_as_flushed_is_refused_as_corruption()
+    {
+        var options = new StorageOptions { Durability = Durability.Full };
+        var disk = new FaultDatabase();
+        var database = DocumentDatabase.Open(disk.Open(options), Collections);
+        InsertTransactions(database, 4);
+        var crashed = disk.AfterPowerLoss(new Random(3));
+        Assert.IsType<BLiteException>(Record.Exception(database.Dispose));
+
+        var wal = crashed.Wal.VisibleContent();
+        var record = FirstRecordFrame(wal);
+        wal[record + 32 + 30] ^= 0x40;
+
+        var error = Assert.Throws<BLiteCorruptionException>(() => new FaultDatabase(crashed.File.VisibleContent(), wal).Open(options));
+        Assert.Contains("records that it had been flushed", error.Message);
+    }
+
+    /// <summary>The offset of the first record frame: a frame header naming page 0xFFFFFFFF with the record flag.</summary>
+    private static int FirstRecordFrame(byte[] wal)
+    {
+        for (var at = 40; at + 32 <= wal.Length; at += 8)
+        {
+            if (BinaryPrimitives.ReadUInt32LittleEndian(wal.AsSpan(at)) == uint.MaxValue && (BinaryPrimitives.ReadUInt32LittleEndian(wal.AsSpan(at + 4)) & 2) != 0)
+            {
+                return at;
+            }
+        }
+
+        throw new InvalidOperationException("the log holds no record frame");
+    }
+
     private const int WorkloadTransactions = 4;
 
     /// <summary>Four journaled transactions, then a checkpoint that folds them; counts in <paramref name="acknowledged"/> the commits that returned.</summary>
