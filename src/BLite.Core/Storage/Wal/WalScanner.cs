@@ -127,12 +127,12 @@ internal static class WalScanner
         var largest = fileHeader?.PageSize ?? PageLayout.MaxPageSize;
         for (var pageSize = smallest; pageSize <= largest; pageSize *= 2)
         {
-            if (FindPageImage(device, pageSize) is { } frame)
+            if (FindPageImage(device, pageSize) is { } frameOffset)
             {
                 throw new BLiteCorruptionException(
                     device.Name,
                     null,
-                    $"the write-ahead log header is damaged and frame {frame} behind it holds a page image that cannot be validated without it; it may be an acknowledged commit, so the log is neither applied nor discarded. Restore the log or the database from a backup.");
+                    $"the write-ahead log header is damaged and the frame at byte {frameOffset} behind it holds a page image that cannot be validated without it; it may be an acknowledged commit, so the log is neither applied nor discarded. Restore the log or the database from a backup.");
             }
         }
 
