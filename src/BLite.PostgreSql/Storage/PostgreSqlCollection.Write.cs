@@ -121,19 +121,25 @@ internal sealed partial class PostgreSqlCollection<TId, T>
 
     /// <summary>
     /// ON CONFLICT DO NOTHING keeps a duplicate from aborting the caller's PostgreSQL transaction:
-    /// as embedded, a refused insert changes nothing and the transaction stays usable.
+    /// as embedded, a refused insert changes nothing and the transaction stays usable. The common
+    /// case is that one statement, on the collection's reused command.
     /// </summary>
     private TId InsertOne(NpgsqlConnection connection, NpgsqlTransaction? transaction, T document)
     {
-        var (id, generated) = AssignId(document, () =>
+        long? sequenceValue = null;
+        if (_ids.UsesSequence && NeedsGeneratedId(document))
         {
             using var next = new NpgsqlCommand(_nextIdSql, connection, transaction);
-            return (long)next.ExecuteScalar()!;
-        });
+            sequenceValue = (long)next.ExecuteScalar()!;
+        }
+
+        var (id, generated) = AssignId(document, sequenceValue);
         try
         {
-            using var command = Command(_insertSql, connection, transaction, IdParameter(id), DocumentParameter(document));
-            if (command.ExecuteNonQuery() == 0)
+            var command = BindInsert(connection, transaction, id, document);
+            var inserted = command.ExecuteNonQuery();
+            _insert.Return(command);
+            if (inserted == 0)
             {
                 if (Exists(connection, transaction, id))
                 {
@@ -163,11 +169,13 @@ internal sealed partial class PostgreSqlCollection<TId, T>
             sequenceValue = (long)(await next.ExecuteScalarAsync(cancellationToken).ConfigureAwait(false))!;
         }
 
-        var (id, generated) = AssignId(document, () => sequenceValue!.Value);
+        var (id, generated) = AssignId(document, sequenceValue);
         try
         {
-            await using var command = Command(_insertSql, connection, transaction, IdParameter(id), DocumentParameter(document));
-            if (await command.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false) == 0)
+            var command = BindInsert(connection, transaction, id, document);
+            var inserted = await command.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false);
+            _insert.Return(command);
+            if (inserted == 0)
             {
                 if (await ExistsAsync(connection, transaction, id, cancellationToken).ConfigureAwait(false))
                 {
@@ -187,13 +195,30 @@ internal sealed partial class PostgreSqlCollection<TId, T>
         return id;
     }
 
-    /// <summary>The document's id, generated (and set on it) when left at its default value, as embedded.</summary>
-    private (TId Id, bool Generated) AssignId(T document, Func<long> nextSequenceValue)
+    /// <summary>
+    /// The reused insert command bound to this call. A command whose execution throws is simply
+    /// not returned: the next call builds a fresh one.
+    /// </summary>
+    private NpgsqlCommand BindInsert(NpgsqlConnection connection, NpgsqlTransaction? transaction, TId id, T document)
+    {
+        var key = IdValue(id);
+        var jsonb = DocumentJsonb(document);
+        var command = _insert.Rent(connection, transaction);
+        command.Parameters[0].Value = key;
+        command.Parameters[1].Value = jsonb;
+        return command;
+    }
+
+    /// <summary>
+    /// The document's id, generated (and set on it) when left at its default value, as embedded.
+    /// <paramref name="sequenceValue"/> is the sequence's next value when the id comes from it.
+    /// </summary>
+    private (TId Id, bool Generated) AssignId(T document, long? sequenceValue)
     {
         var id = _collection.Mapper.GetId(document);
         if (_ids.CanGenerate && _ids.IsUnassigned(id))
         {
-            id = _ids.UsesSequence ? _ids.FromSequence(nextSequenceValue()) : _ids.NewRandom();
+            id = _ids.UsesSequence ? _ids.FromSequence(sequenceValue!.Value) : _ids.NewRandom();
             _collection.Mapper.SetId(document, id);
             return (id, true);
         }

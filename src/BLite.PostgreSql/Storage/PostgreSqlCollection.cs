@@ -24,6 +24,7 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
     private readonly string _table;
     private readonly string _sequence;
     private readonly string _insertSql;
+    private readonly ReusableCommand _insert;
     private readonly string _insertPlainSql;
     private readonly string _updateSql;
     private readonly string _upsertSql;
@@ -42,6 +43,7 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
         _table = SqlNames.Quote(collection.Name);
         _sequence = SqlNames.Quote(collection.Name + "_id_seq");
         _insertSql = $"INSERT INTO {_table} (id, doc) VALUES ($1, $2) ON CONFLICT DO NOTHING";
+        _insert = new ReusableCommand(_insertSql, null, NpgsqlDbType.Jsonb);
         _insertPlainSql = $"INSERT INTO {_table} (id, doc) VALUES ($1, $2)";
         _updateSql = $"UPDATE {_table} SET doc = $2 WHERE id = $1";
         _upsertSql = $"INSERT INTO {_table} (id, doc) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc RETURNING xmax = 0";
@@ -79,24 +81,28 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
     internal Task<TResult> RunAsync<TState, TResult>(TState state, Func<NpgsqlConnection, NpgsqlTransaction?, TState, CancellationToken, Task<TResult>> operation, CancellationToken cancellationToken) =>
         _store.RunAsync(state, operation, cancellationToken);
 
-    internal NpgsqlParameter IdParameter(TId id) => new() { Value = SqlNames.IdValue(_ids.ToKey(id)) };
+    internal NpgsqlParameter IdParameter(TId id) => new() { Value = IdValue(id) };
+
+    private object IdValue(TId id) => SqlNames.IdValue(_ids.ToKey(id));
 
     /// <summary>
     /// The document as BLite jsonb: written straight from the object by a generated mapper; a
     /// hand-written mapper's C-BSON is transcoded in one walk.
     /// </summary>
-    internal NpgsqlParameter DocumentParameter(T document)
+    internal NpgsqlParameter DocumentParameter(T document) => new() { NpgsqlDbType = NpgsqlDbType.Jsonb, Value = DocumentJsonb(document) };
+
+    private byte[] DocumentJsonb(T document)
     {
         if (_jsonb is not null)
         {
-            return new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Jsonb, Value = JsonbText.Write(_jsonb, document) };
+            return JsonbText.Write(_jsonb, document);
         }
 
         using var bson = DocumentBuffer.Rent();
         var writer = new BsonSpanWriter(bson);
         _collection.Mapper.Serialize(document, ref writer);
         writer.Flush();
-        return new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Jsonb, Value = JsonbText.Write(bson.WrittenSpan, _store.Context.FieldDictionary) };
+        return JsonbText.Write(bson.WrittenSpan, _store.Context.FieldDictionary);
     }
 
     internal T Deserialize(byte[] jsonb)
