@@ -6,6 +6,10 @@ namespace BLite.PostgreSql.Storage;
 /// <summary>A context's PostgreSQL database: the pooled data source and the collections' tables.</summary>
 internal sealed class PostgreSqlStore(DocumentDbContext context, NpgsqlDataSource dataSource, bool readOnly) : IDocumentStore
 {
+    // A closed connection object kept for the next autocommit operation: reopening it rents a
+    // pooled connector exactly as a new one would, without allocating the object again.
+    private NpgsqlConnection? _idleConnection;
+
     public DocumentDbContext Context { get; } = context;
 
     public NpgsqlDataSource DataSource { get; } = dataSource;
@@ -50,8 +54,17 @@ internal sealed class PostgreSqlStore(DocumentDbContext context, NpgsqlDataSourc
                 });
             }
 
-            using var connection = DataSource.OpenConnection();
-            return operation(connection, null, state);
+            var connection = Interlocked.Exchange(ref _idleConnection, null) ?? DataSource.CreateConnection();
+            try
+            {
+                connection.Open();
+                return operation(connection, null, state);
+            }
+            finally
+            {
+                connection.Close();
+                KeepIdle(connection);
+            }
         }
         catch (PostgresException error) when (PostgreSqlErrors.IsConflict(error))
         {
@@ -76,10 +89,16 @@ internal sealed class PostgreSqlStore(DocumentDbContext context, NpgsqlDataSourc
                 }, cancellationToken).ConfigureAwait(false);
             }
 
-            var connection = await DataSource.OpenConnectionAsync(cancellationToken).ConfigureAwait(false);
-            await using (connection.ConfigureAwait(false))
+            var connection = Interlocked.Exchange(ref _idleConnection, null) ?? DataSource.CreateConnection();
+            try
             {
+                await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
                 return await operation(connection, null, state, cancellationToken).ConfigureAwait(false);
+            }
+            finally
+            {
+                await connection.CloseAsync().ConfigureAwait(false);
+                KeepIdle(connection);
             }
         }
         catch (PostgresException error) when (PostgreSqlErrors.IsConflict(error))
@@ -96,5 +115,17 @@ internal sealed class PostgreSqlStore(DocumentDbContext context, NpgsqlDataSourc
 
     public Task<IStoreTransaction> BeginTransactionAsync(CancellationToken cancellationToken) => PostgreSqlTransaction.BeginAsync(DataSource, cancellationToken);
 
-    public void Dispose() => DataSource.Dispose();
+    public void Dispose()
+    {
+        Interlocked.Exchange(ref _idleConnection, null)?.Dispose();
+        DataSource.Dispose();
+    }
+
+    private void KeepIdle(NpgsqlConnection connection)
+    {
+        if (Interlocked.CompareExchange(ref _idleConnection, connection, null) is not null)
+        {
+            connection.Dispose();
+        }
+    }
 }
