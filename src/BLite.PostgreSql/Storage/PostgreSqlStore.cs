@@ -6,10 +6,6 @@ namespace BLite.PostgreSql.Storage;
 /// <summary>A context's PostgreSQL database: the pooled data source and the collections' tables.</summary>
 internal sealed class PostgreSqlStore(DocumentDbContext context, NpgsqlDataSource dataSource, bool readOnly) : IDocumentStore
 {
-    // A closed connection object kept for the next autocommit operation: reopening it rents a
-    // pooled connector exactly as a new one would, without allocating the object again.
-    private NpgsqlConnection? _idleConnection;
-
     public DocumentDbContext Context { get; } = context;
 
     public NpgsqlDataSource DataSource { get; } = dataSource;
@@ -54,17 +50,8 @@ internal sealed class PostgreSqlStore(DocumentDbContext context, NpgsqlDataSourc
                 });
             }
 
-            var connection = Interlocked.Exchange(ref _idleConnection, null) ?? DataSource.CreateConnection();
-            try
-            {
-                connection.Open();
-                return operation(connection, null, state);
-            }
-            finally
-            {
-                connection.Close();
-                KeepIdle(connection);
-            }
+            using var connection = DataSource.OpenConnection();
+            return operation(connection, null, state);
         }
         catch (PostgresException error) when (PostgreSqlErrors.IsConflict(error))
         {
@@ -89,16 +76,10 @@ internal sealed class PostgreSqlStore(DocumentDbContext context, NpgsqlDataSourc
                 }, cancellationToken).ConfigureAwait(false);
             }
 
-            var connection = Interlocked.Exchange(ref _idleConnection, null) ?? DataSource.CreateConnection();
-            try
+            var connection = await DataSource.OpenConnectionAsync(cancellationToken).ConfigureAwait(false);
+            await using (connection.ConfigureAwait(false))
             {
-                await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
                 return await operation(connection, null, state, cancellationToken).ConfigureAwait(false);
-            }
-            finally
-            {
-                await connection.CloseAsync().ConfigureAwait(false);
-                KeepIdle(connection);
             }
         }
         catch (PostgresException error) when (PostgreSqlErrors.IsConflict(error))
@@ -115,17 +96,5 @@ internal sealed class PostgreSqlStore(DocumentDbContext context, NpgsqlDataSourc
 
     public Task<IStoreTransaction> BeginTransactionAsync(CancellationToken cancellationToken) => PostgreSqlTransaction.BeginAsync(DataSource, cancellationToken);
 
-    public void Dispose()
-    {
-        Interlocked.Exchange(ref _idleConnection, null)?.Dispose();
-        DataSource.Dispose();
-    }
-
-    private void KeepIdle(NpgsqlConnection connection)
-    {
-        if (Interlocked.CompareExchange(ref _idleConnection, connection, null) is not null)
-        {
-            connection.Dispose();
-        }
-    }
+    public void Dispose() => DataSource.Dispose();
 }
