@@ -53,7 +53,7 @@ internal sealed partial class StorageEngine
     // An encrypted log records the frames a checkpoint knew to be on disk (its committed base),
     // which was designed and power-loss tested with checkpoints inside the commit: encrypted
     // databases keep that path until the base is checked against the background copy.
-    internal bool ChecksPointsInBackground => Options.CheckpointInBackground && _file is not Encryption.EncryptedFileDevice;
+    internal bool ChecksPointsInBackground => Options.CheckpointInBackground;
 
     /// <summary>Starts the background checkpoint unless one is running. Called by a commit that filled the log to the threshold.</summary>
     internal void RequestBackgroundCheckpoint()
