@@ -38,6 +38,9 @@ internal sealed partial class StorageEngine
     /// <summary>Commits that waited for the background checkpoint because the log had reached the back-pressure size.</summary>
     internal long BackPressureWaits => Interlocked.Read(ref _backPressureWaits);
 
+    /// <summary>The WAL device's length, allocated ahead or not (the benchmark's tail profile watches it grow).</summary>
+    internal long WalDeviceLength => _walDevice.Length;
+
     /// <summary>The running background checkpoint, if any (tests wait on it).</summary>
     internal Task BackgroundCheckpointTask
     {
