@@ -114,7 +114,19 @@ internal sealed partial class StorageEngine
             }
 
             var started = Stopwatch.GetTimestamp();
+            long copiedLsn;
             var copied = CopyWithoutWriterSlot();
+            // At Normal durability nothing else flushes the log: every frame the commits appended
+            // during the copy would otherwise be written back by the finish's flush, with the
+            // writer slot held and commits queued behind it. Flushed here, the finish's own
+            // flush covers only what arrives in between.
+            lock (_sync)
+            {
+                ThrowIfDisposed();
+                copiedLsn = _writtenLsn;
+            }
+
+            WaitDurable(copiedLsn);
             _writerSlot.Wait();
             try
             {
