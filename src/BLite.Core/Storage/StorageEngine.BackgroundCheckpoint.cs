@@ -53,9 +53,8 @@ internal sealed partial class StorageEngine
         }
     }
 
-    // An encrypted log records the frames a checkpoint knew to be on disk (its committed base),
-    // which was designed and power-loss tested with checkpoints inside the commit: encrypted
-    // databases keep that path until the base is checked against the background copy.
+    // Encrypted databases too: each copy pass commits the version map beside the commits
+    // (docs/encryption.md, "The checkpoint beside commits").
     internal bool ChecksPointsInBackground => Options.CheckpointInBackground;
 
     /// <summary>Starts the background checkpoint unless one is running. Called by a commit that filled the log to the threshold.</summary>
