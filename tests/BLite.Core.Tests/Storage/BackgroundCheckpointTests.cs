@@ -231,7 +231,7 @@ public class BackgroundCheckpointTests
 
         var powerCut = disk.AfterPowerLoss(random);
         writeReleased.Set();
-        await Assert.ThrowsAnyAsync<Exception>(() => committer);
+        await Assert.ThrowsAnyAsync<BLiteException>(() => committer);
         await engine.BackgroundCheckpointTask;
         engine.CloseWithoutCheckpoint();
 
