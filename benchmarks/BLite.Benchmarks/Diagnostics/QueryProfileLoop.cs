@@ -5,10 +5,10 @@ using BLite.Benchmarks.Workload;
 namespace BLite.Benchmarks.Diagnostics;
 
 /// <summary>
-/// <c>profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT</c>: one query scenario of
-/// the manual mode repeated COUNT times over 1,000 orders in memory, for a sampling
+/// <c>profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT [DOCUMENTS]</c>: one query scenario of
+/// the manual mode repeated COUNT times over 1,000 orders (or DOCUMENTS) in memory, for a sampling
 /// profiler (<c>perf record</c> with <c>DOTNET_PerfMapEnabled=1</c>) or <c>valgrind --tool=callgrind</c>.
-/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS</c>
+/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS [DOCUMENTS]</c>
 /// runs BLite and SQLite+JSON alternately in one process, batch by batch, and prints each one's
 /// best batch: on a shared, loaded machine the fastest batch is the one least disturbed.
 /// </summary>
@@ -16,19 +16,25 @@ internal static class QueryProfileLoop
 {
     public static int Run(string[] args)
     {
+        var documents = 1000;
+        if (args.Length == 4 && int.TryParse(args[3], out documents) && documents > 0)
+        {
+            args = args[..3];
+        }
+
         if (args.Length == 3 && args[0] == "compare" && int.TryParse(args[2], out var rounds))
         {
-            return Compare(args[1], rounds);
+            return Compare(args[1], rounds, documents);
         }
 
         if (args.Length != 3 || args[0] is not ("project-by-id" or "scan-project" or "sum-by-status" or "distinct-status" or "include-customer" or "two-hop") || args[1] is not ("blite" or "sqlite")
             || !int.TryParse(args[2], out var count) || count < 0)
         {
-            Console.Error.WriteLine("usage: profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT, or profile compare project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS");
+            Console.Error.WriteLine("usage: profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT [DOCUMENTS], or profile compare project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS [DOCUMENTS]");
             return 2;
         }
 
-        var (peer, operation) = Create(args[0], args[1] == "blite");
+        var (peer, operation) = Create(args[0], args[1] == "blite", documents);
         using (peer)
         {
             var checksum = 0m;
@@ -50,18 +56,18 @@ internal static class QueryProfileLoop
         return 0;
     }
 
-    private static (IDisposable Peer, Func<int, decimal> Operation) Create(string scenario, bool blite)
+    private static (IDisposable Peer, Func<int, decimal> Operation) Create(string scenario, bool blite, int documents)
     {
         if (scenario is "two-hop" or "include-customer")
         {
-            var linked = LinkedDataset.Create(1000);
+            var linked = LinkedDataset.Create(documents);
             IReferencePeer references = blite ? new BLiteReferencePeer(linked) : new SqliteReferencePeer(linked);
             return scenario == "two-hop"
                 ? (references, i => references.OrdersOfCity(LinkedDataset.City(i % LinkedDataset.Cities)))
                 : (references, _ => references.IncludeAccounts());
         }
 
-        var orders = new OrderGenerator().Generate(1000);
+        var orders = new OrderGenerator().Generate(documents);
         var keys = orders.Select(o => o.Id).ToArray();
         IProjectionPeer projections = blite ? new BLiteProjectionPeer(orders, prepared: true) : new SqliteProjectionPeer(orders);
         return scenario switch
@@ -73,14 +79,15 @@ internal static class QueryProfileLoop
         };
     }
 
-    private static int Compare(string scenario, int rounds)
+    private static int Compare(string scenario, int rounds, int documents)
     {
-        var (blitePeer, blite) = Create(scenario, blite: true);
-        var (sqlitePeer, sqlite) = Create(scenario, blite: false);
+        var (blitePeer, blite) = Create(scenario, blite: true, documents);
+        var (sqlitePeer, sqlite) = Create(scenario, blite: false, documents);
         using (blitePeer)
         using (sqlitePeer)
         {
-            var batch = scenario == "project-by-id" ? 20_000 : 200;
+            // Batches shrink as the data grows so a round stays around a second per engine.
+            var batch = Math.Max(2, (scenario == "project-by-id" ? 20_000 : 200) * 1000 / Math.Max(1000, documents));
             var best = new[] { double.MaxValue, double.MaxValue };
             var allocated = new long[2];
             for (var round = 0; round < rounds; round++)
@@ -103,7 +110,7 @@ internal static class QueryProfileLoop
                 }
             }
 
-            Console.WriteLine($"{scenario}: BLite {best[0]:F3} us/op ({allocated[0]} B/op), SQLite+JSON {best[1]:F3} us/op ({allocated[1]} B/op), ratio {best[1] / best[0]:F1}x (best of {rounds} batches of {batch})");
+            Console.WriteLine($"{scenario}: BLite {best[0]:F3} us/op ({allocated[0]} B/op), SQLite+JSON {best[1]:F3} us/op ({allocated[1]} B/op), ratio {best[1] / best[0]:F1}x (best of {rounds} batches of {batch}, {documents} documents)");
         }
 
         return 0;

@@ -8,27 +8,25 @@ namespace BLite.Core.Collections;
 /// Walks documents in primary-key order or in the order of a secondary index. Pull-based:
 /// nothing is read ahead. <see cref="Document"/> and <see cref="PrimaryKey"/> are valid until
 /// the next <see cref="MoveNext"/>; copy them to keep them. Over a secondary index the documents
-/// are fetched through a <see cref="BTreeFinger"/>: the primary keys of equal field values come
+/// are fetched through a <see cref="DocumentProbe"/>: the primary keys of equal field values come
 /// in primary-key order, so consecutive documents mostly share a primary leaf or sit in the next
 /// one, and each is found without a descent from the root.
 /// </summary>
 internal sealed class DocumentCursor
 {
     private readonly TreeCursor? _entries;
-    private readonly BTreeFinger? _primary;
-    private readonly string _filePath;
+    private readonly DocumentProbe? _primary;
     private ReadOnlyMemory<byte> _document;
     private byte[] _primaryKey = [];
     private int _primaryKeyLength;
 
-    private DocumentCursor(TreeCursor? entries, BTreeFinger? primary, string filePath)
+    private DocumentCursor(TreeCursor? entries, DocumentProbe? primary)
     {
         _entries = entries;
         _primary = primary;
-        _filePath = filePath;
     }
 
-    internal static DocumentCursor Empty => new(null, null, "");
+    internal static DocumentCursor Empty => new(null, null);
 
     /// <summary>The current document's encoded primary key.</summary>
     public ReadOnlySpan<byte> PrimaryKey => _primaryKey.AsSpan(0, _primaryKeyLength);
@@ -45,10 +43,10 @@ internal sealed class DocumentCursor
     /// <summary>The current document's C-BSON bytes.</summary>
     public ReadOnlyMemory<byte> Document => _document;
 
-    internal static DocumentCursor OverPrimary(TreeCursor cursor) => new(cursor, null, "");
+    internal static DocumentCursor OverPrimary(TreeCursor cursor) => new(cursor, null);
 
     internal static DocumentCursor OverIndex(TreeCursor entries, BTree primary, IPageReader pages, string filePath) =>
-        new(entries, new BTreeFinger(primary, pages), filePath);
+        new(entries, new DocumentProbe(primary, pages, filePath));
 
     public bool MoveNext()
     {
@@ -67,11 +65,7 @@ internal sealed class DocumentCursor
 
         var primaryKey = SecondaryEntry.PrimaryKeyOf(_entries.Key, _entries.Value.Span);
         KeepPrimaryKey(primaryKey);
-        if (!_primary.TryGet(primaryKey, out _document))
-        {
-            throw new BLiteCorruptionException(_filePath, null, $"a secondary index entry points to primary key {IndexKeyText.Describe(primaryKey)}, which has no document.");
-        }
-
+        _document = _primary.Read(primaryKey);
         return true;
     }
 

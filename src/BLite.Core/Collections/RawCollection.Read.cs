@@ -130,6 +130,14 @@ internal sealed partial class RawCollection
         return new IndexKeyCursor(TreeCursor.Open(BTree.Open(index!.RootPageId), pages, ToEntryRange(fieldKeyRange), descending));
     }
 
+    /// <summary>Reads documents by the primary keys an index gave, through one finger (null when the collection does not exist).</summary>
+    internal DocumentProbe? ProbeDocuments(IPageReader pages)
+    {
+        ArgumentNullException.ThrowIfNull(pages);
+        var collection = Resolve(pages);
+        return collection is null ? null : new DocumentProbe(Primary(collection), pages, _database.Catalog.FilePath);
+    }
+
     private (IndexInfo? Index, CollectionInfo? Collection) OpenIndexScan(IPageReader pages, string indexName, KeyRange fieldKeyRange)
     {
         ArgumentNullException.ThrowIfNull(pages);

@@ -8,7 +8,8 @@ namespace BLite.Core.Query;
 /// may overlap or the index is multikey, documents already seen are skipped by primary key).
 /// Documents are candidates only: the caller re-checks the filter. The sorter may ask to skip the
 /// rest of the current key class (<see cref="SkipRestOfKeyClass"/>) once nothing further in it
-/// can make the top N.
+/// can make the top N. In primary-key order (a join through an index, <see cref="IndexJoinScan"/>)
+/// the runs' entries are gathered and sorted first; the sorter never asks for that order.
 /// </summary>
 internal sealed class CandidateScanner
 {
@@ -18,25 +19,30 @@ internal sealed class CandidateScanner
     private readonly IReadOnlyList<ScanRun> _runs;
     private readonly bool _descending;
     private readonly HashSet<byte[]>? _seen;
+    private readonly bool _primaryKeyOrder;
     private int _runIndex = -1;
     private DocumentCursor? _cursor;
+    private IndexJoinScan? _join;
 
     /// <summary>The collection scanned.</summary>
     public RawCollection Collection => _collection;
 
-    public CandidateScanner(RawCollection collection, IPageReader pages, string? indexName, IReadOnlyList<ScanRun> runs, bool descending, bool deduplicate)
+    /// <param name="primaryKeyOrder">Yield the documents of a secondary-index scan in primary-key order (see <see cref="IndexJoinScan"/>).</param>
+    public CandidateScanner(RawCollection collection, IPageReader pages, string? indexName, IReadOnlyList<ScanRun> runs, bool descending, bool deduplicate,
+        bool primaryKeyOrder = false)
     {
         _collection = collection;
         _pages = pages;
         _indexName = indexName;
         _runs = runs;
         _descending = descending;
-        _seen = deduplicate ? new HashSet<byte[]>(ByteArrayComparer.Instance) : null;
+        _primaryKeyOrder = primaryKeyOrder && indexName is not null;
+        _seen = deduplicate && !_primaryKeyOrder ? new HashSet<byte[]>(ByteArrayComparer.Instance) : null;
     }
 
-    public ReadOnlyMemory<byte> Document => _cursor!.Document;
+    public ReadOnlyMemory<byte> Document => _join is not null ? _join.Document : _cursor!.Document;
 
-    public ReadOnlySpan<byte> PrimaryKey => _cursor!.PrimaryKey;
+    public ReadOnlySpan<byte> PrimaryKey => _join is not null ? _join.PrimaryKey : _cursor!.PrimaryKey;
 
     public ScanRun CurrentRun => _runs[_runIndex];
 
@@ -45,6 +51,12 @@ internal sealed class CandidateScanner
 
     public bool MoveNext()
     {
+        if (_primaryKeyOrder)
+        {
+            _join ??= new IndexJoinScan(_collection, _pages, _indexName!, _runs);
+            return _join.MoveNext();
+        }
+
         while (true)
         {
             if (_cursor is null)

@@ -126,12 +126,13 @@ internal static partial class PlanExecutor
         var fields = collection.Database.Fields;
         var skip = query.ResolveSkip(parameters);
         var take = query.ResolveTake(parameters);
-        var filter = FilterEvaluator.Create(query.Filter, fields, parameters);
-        var runs = ResolveRuns(plan, parameters, fields, out var scanned);
+        var runs = ResolveRuns(plan, parameters, fields, out var scanned, out var exactKeys);
+        var filter = FilterEvaluator.Create(exactKeys ? scanned.Residual : query.Filter, fields, parameters);
         var orderComponent = OrderComponent(scanned, query.Sort);
         var descending = orderComponent >= 0 ? query.Sort[0].Descending : scanned.Descending;
         var indexName = scanned.Index is null || scanned.Index.IsPrimaryKey ? null : scanned.Index.Name;
-        var scanner = new CandidateScanner(collection, pages, indexName, runs, descending, scanned.NeedsDeduplication || runs.Count > 1);
+        var scanner = new CandidateScanner(collection, pages, indexName, runs, descending, scanned.NeedsDeduplication || runs.Count > 1,
+            primaryKeyOrder: scanned.IsIndexJoin);
         var planKind = scanned.IsFullScan ? "scan" : "index";
         if (BLiteTelemetry.Queries.Enabled)
         {
@@ -141,9 +142,16 @@ internal static partial class PlanExecutor
         return new Execution(query, fields, filter, scanner, skip, take, orderComponent, scanned.NeedsDeduplication, planKind);
     }
 
-    private static IReadOnlyList<ScanRun> ResolveRuns(QueryPlan plan, IReadOnlyList<BsonValue>? parameters, BsonFieldDictionary fields, out QueryPlan scanned)
+    /// <param name="exactKeys">
+    /// Whether the runs hold exactly the documents the consumed conditions match (this execution's
+    /// values have exact key pieces, see <see cref="HaveExactKeys"/>), so only the plan's residual
+    /// needs checking on each document, as counting from the index already relies on.
+    /// </param>
+    private static IReadOnlyList<ScanRun> ResolveRuns(QueryPlan plan, IReadOnlyList<BsonValue>? parameters, BsonFieldDictionary fields, out QueryPlan scanned,
+        out bool exactKeys)
     {
         scanned = plan;
+        exactKeys = false;
         if (plan.IsFullScan)
         {
             return [ScanRun.All];
@@ -151,6 +159,7 @@ internal static partial class PlanExecutor
 
         if (plan.TryResolveRanges(parameters, out var ranges) && ScanRunBuilder.TryBuild(ranges, fields, out var runs))
         {
+            exactKeys = HaveExactKeys(ranges);
             return runs;
         }
 

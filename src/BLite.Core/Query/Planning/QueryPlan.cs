@@ -47,6 +47,7 @@ internal sealed class QueryPlan
         Residual = residual;
         NeedsSort = needsSort;
         Score = score;
+        IsIndexJoin = index is { IsPrimaryKey: false } && query.Sort.Count == 0 && bounds.Any(b => b.Kind == IndexBoundKind.In);
     }
 
     public DocumentQuery Query { get; }
@@ -78,6 +79,13 @@ internal sealed class QueryPlan
     /// (no residual), so every entry in the runs is a match and no document needs reading.
     /// </summary>
     public bool CountsIndexEntries => Index is { IsPrimaryKey: false } && Residual is null && Bounds.Count > 0;
+
+    /// <summary>
+    /// An <c>IN</c> through a secondary index with no order to serve is run as the inner side of a
+    /// join: the runs' primary keys are gathered from the index alone, sorted, and the documents
+    /// read in <c>_id</c> order (docs/query.md, "Joins through an index").
+    /// </summary>
+    public bool IsIndexJoin { get; }
 
     /// <summary>The heuristic score the planner gave this plan (higher is better).</summary>
     public int Score { get; }
@@ -134,6 +142,11 @@ internal sealed class QueryPlan
             if (NeedsDeduplication)
             {
                 text.Append("\n  deduplicate: yes");
+            }
+
+            if (IsIndexJoin)
+            {
+                text.Append("\n  fetch: index join (primary keys gathered, sorted, read in _id order)");
             }
         }
 
