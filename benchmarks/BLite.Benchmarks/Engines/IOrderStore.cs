@@ -66,3 +66,10 @@ public interface IOrderStore : IOrderSession
     /// </summary>
     IOrderSession OpenSession();
 }
+
+/// <summary>A store that totals orders per status itself (the server stores), for the GroupBy scenario.</summary>
+public interface IGroupingOrderStore
+{
+    /// <summary>The sum of Total per Status, added over the groups (so peers can be checked against each other).</summary>
+    decimal SumTotalByStatus();
+}

@@ -29,6 +29,19 @@ internal sealed partial class ManualRunner
         CheckAgreement(stores);
         RunFindByIdSingle(stores);
         RunScan(stores, "scan-status-indexed");
+        RunGroupSum(stores);
         RunInsertSingle(stores);
+    }
+
+    /// <summary>Sum of Total per Status over the whole collection: LINQ's GroupBy beside a hand-written GROUP BY.</summary>
+    private void RunGroupSum(IReadOnlyList<IOrderStore> stores)
+    {
+        var totals = stores.Select(store => ((IGroupingOrderStore)store).SumTotalByStatus()).Distinct().ToList();
+        if (totals.Count != 1)
+        {
+            throw new InvalidOperationException($"The stores disagree on the totals per status: {string.Join(", ", totals)}.");
+        }
+
+        Compare("group-sum-total-by-status", stores, store => _timer.Operations(int.MaxValue, _ => ((IGroupingOrderStore)store).SumTotalByStatus()));
     }
 }

@@ -13,7 +13,7 @@ namespace BLite.PostgreSql.Query;
 /// read through <see cref="SqlRows"/>.
 /// </summary>
 internal sealed class PostgreSqlQuerySource<TId, T>(PostgreSqlCollection<TId, T> table) : IDocumentQuerySource<T>, IProjectingQuerySource, IParameterizedExplainSource,
-    IAggregatingQuerySource
+    IAggregatingQuerySource, IGroupingQuerySource
     where T : class
 {
     public IFieldPathResolver FieldPaths => table.Collection.FieldPaths;
@@ -69,6 +69,18 @@ internal sealed class PostgreSqlQuerySource<TId, T>(PostgreSqlCollection<TId, T>
         var (sql, values) = SqlQueryBuilder.Totals(table.Table, query, parameters, table.Collection.IsSingleValuedPath, value, kind);
         return await SqlRows.TotalsAsync(table.Store, sql, values, cancellationToken).ConfigureAwait(false);
     }
+
+    /// <summary>Groups formed by the server (<see cref="SqlQueryBuilder.Groups"/>): one row per group crosses the wire.</summary>
+    public IReadOnlyList<GroupTotals>? Group(DocumentQuery query, IReadOnlyList<BsonValue> parameters, GroupQuery group) =>
+        SqlQueryBuilder.Groups(table.Table, query, parameters, table.Collection.IsSingleValuedPath, group) is var (sql, values)
+            ? SqlRows.Groups(table.Store, sql, values, group)
+            : null;
+
+    public async ValueTask<IReadOnlyList<GroupTotals>?> GroupAsync(DocumentQuery query, IReadOnlyList<BsonValue> parameters, GroupQuery group,
+        CancellationToken cancellationToken) =>
+        SqlQueryBuilder.Groups(table.Table, query, parameters, table.Collection.IsSingleValuedPath, group) is var (sql, values)
+            ? await SqlRows.GroupsAsync(table.Store, sql, values, group, cancellationToken).ConfigureAwait(false)
+            : null;
 
     /// <summary>PostgreSQL's plan for a query without parameter slots (LINQ binds its values through the overload).</summary>
     public string Explain(DocumentQuery query) => Explain(query, []);

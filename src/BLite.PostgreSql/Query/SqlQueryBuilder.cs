@@ -20,17 +20,21 @@ internal sealed partial class SqlQueryBuilder
     private readonly List<NpgsqlParameter> _parameters = [];
     private readonly IReadOnlyList<BsonValue>? _values;
     private readonly Func<string, bool> _isSingleValued;
+    private readonly IReadOnlyDictionary<string, bool>? _indexedPaths;
     private int _aliases;
 
-    private SqlQueryBuilder(IReadOnlyList<BsonValue>? values, Func<string, bool> isSingleValued)
+    /// <param name="indexedPaths">Paths of a schemaless collection's indexes (<see cref="IndexHint"/>): true for a unique index's, false for a GIN index's.</param>
+    private SqlQueryBuilder(IReadOnlyList<BsonValue>? values, Func<string, bool> isSingleValued, IReadOnlyDictionary<string, bool>? indexedPaths = null)
     {
         _values = values;
         _isSingleValued = isSingleValued;
+        _indexedPaths = indexedPaths;
     }
 
-    public static (string Sql, List<NpgsqlParameter> Parameters) Select(string table, DocumentQuery query, IReadOnlyList<BsonValue>? values, Func<string, bool> isSingleValued, string columns)
+    public static (string Sql, List<NpgsqlParameter> Parameters) Select(string table, DocumentQuery query, IReadOnlyList<BsonValue>? values, Func<string, bool> isSingleValued, string columns,
+        IReadOnlyDictionary<string, bool>? indexedPaths = null)
     {
-        var builder = new SqlQueryBuilder(values, isSingleValued);
+        var builder = new SqlQueryBuilder(values, isSingleValued, indexedPaths);
         builder._sql.Append("SELECT ").Append(columns).Append(" FROM ").Append(table);
         builder.Where(query.Filter);
         builder.OrderBy(query.Sort);
@@ -38,9 +42,10 @@ internal sealed partial class SqlQueryBuilder
         return (builder._sql.ToString(), builder._parameters);
     }
 
-    public static (string Sql, List<NpgsqlParameter> Parameters) Count(string table, DocumentQuery query, IReadOnlyList<BsonValue>? values, Func<string, bool> isSingleValued)
+    public static (string Sql, List<NpgsqlParameter> Parameters) Count(string table, DocumentQuery query, IReadOnlyList<BsonValue>? values, Func<string, bool> isSingleValued,
+        IReadOnlyDictionary<string, bool>? indexedPaths = null)
     {
-        var builder = new SqlQueryBuilder(values, isSingleValued);
+        var builder = new SqlQueryBuilder(values, isSingleValued, indexedPaths);
         builder._sql.Append("SELECT count(*) FROM (SELECT 1 FROM ").Append(table);
         builder.Where(query.Filter);
         builder.Limits(query, values);
@@ -78,22 +83,19 @@ internal sealed partial class SqlQueryBuilder
     /// Orders as the embedded engine: by type class (null and missing first ascending), then by
     /// value inside the class; ties by id, so paging is stable.
     /// </summary>
-    private void OrderBy(IReadOnlyList<SortKey> sort)
-    {
-        if (sort.Count == 0)
-        {
-            _sql.Append(" ORDER BY id");
-            return;
-        }
+    private void OrderBy(IReadOnlyList<SortKey> sort) => _sql.Append(" ORDER BY ").Append(OrderTerms(sort));
 
-        _sql.Append(" ORDER BY ");
+    /// <summary>The terms of <see cref="OrderBy"/>, ending with the id.</summary>
+    private string OrderTerms(IReadOnlyList<SortKey> sort)
+    {
+        var terms = new StringBuilder();
         foreach (var key in sort)
         {
             var value = key.Path.IsSelf || _isSingleValued(key.Path.Path) ? SinglePath("doc", key.Path) : ReachedSortValue(key);
-            _sql.Append(SortTerms(value, key.Descending)).Append(", ");
+            terms.Append(SortTerms(value, key.Descending)).Append(", ");
         }
 
-        _sql.Append("id");
+        return terms.Append("id").ToString();
     }
 
     /// <summary>
@@ -214,7 +216,29 @@ internal sealed partial class SqlQueryBuilder
             return;
         }
 
+        var hint = op == ComparisonOperator.Eq ? IndexHint(root, path, [value]) : null;
+        _sql.Append(hint is null ? "" : "(" + hint + " AND ");
         Reached(root, topLevel, path, "{0} " + Operator(op) + " " + parameter, sqlValue);
+        _sql.Append(hint is null ? "" : ")");
+    }
+
+    /// <summary>
+    /// For an equality or <c>$in</c> on a path a schemaless index covers: the index's own test
+    /// (the values' <c>blite_index_key</c> among the document's), which every match passes, so it
+    /// is added beside the exact condition and lets the planner use the index. Null when no index
+    /// covers the path.
+    /// </summary>
+    private string? IndexHint(string root, FieldPath path, IReadOnlyList<BsonValue> values)
+    {
+        if (root != "doc" || _indexedPaths is null || !_indexedPaths.TryGetValue(path.Path, out var unique))
+        {
+            return null;
+        }
+
+        var keys = "ARRAY[" + string.Join(", ", values.Select(v => "blite_index_key(" + Constant(v) + ")")) + "]";
+        return unique
+            ? $"blite_unique_key(doc, {PathLiteral(path)}) = ANY({keys})"
+            : $"blite_index_keys(doc, {PathLiteral(path)}) && {keys}";
     }
 
     /// <summary>
@@ -265,7 +289,8 @@ internal sealed partial class SqlQueryBuilder
             texts.Add(sqlValue.Text);
         }
 
-        _sql.Append('(');
+        var hint = withNull || values.AsArray.Count == 0 ? null : IndexHint(root, path, values.AsArray.ToArray());
+        _sql.Append(hint is null ? "(" : "(" + hint + " AND (");
         var first = true;
         if (withNull)
         {
@@ -281,7 +306,7 @@ internal sealed partial class SqlQueryBuilder
             Reached(root, topLevel, path, "{0} = ANY(" + parameter + ")", new SqlValue(extractor, sqlType, ""));
         }
 
-        _sql.Append(first ? "FALSE)" : ")");
+        _sql.Append(first ? "FALSE)" : ")").Append(hint is null ? "" : ")");
     }
 
     private void StringMatch(string root, bool topLevel, StringMatchFilter match)

@@ -52,6 +52,69 @@ internal static class SqlRows
             decimal.Parse(reader.GetString(3), NumberStyles.Float, CultureInfo.InvariantCulture), 0d + reader.GetDouble(4))
         : null;
 
+    /// <summary>The groups of <see cref="SqlQueryBuilder.Groups"/>, read up front (one row per group).</summary>
+    public static IReadOnlyList<GroupTotals> Groups(PostgreSqlStore store, string sql, List<NpgsqlParameter> values, GroupQuery group) =>
+        store.Run((Sql: sql, Values: values, Group: group), static (c, t, s) =>
+        {
+            using var command = Command(c, t, s.Sql, s.Values);
+            using var reader = command.ExecuteReader();
+            var firsts = GroupFirsts(s.Group);
+            var groups = new List<GroupTotals>();
+            while (reader.Read())
+            {
+                groups.Add(GroupOf(reader, s.Group, firsts));
+            }
+
+            return groups;
+        });
+
+    public static Task<IReadOnlyList<GroupTotals>> GroupsAsync(PostgreSqlStore store, string sql, List<NpgsqlParameter> values, GroupQuery group,
+        CancellationToken cancellationToken) =>
+        store.RunAsync((Sql: sql, Values: values, Group: group), static async (c, t, s, token) =>
+        {
+            await using var command = Command(c, t, s.Sql, s.Values);
+            await using var reader = await command.ExecuteReaderAsync(token).ConfigureAwait(false);
+            var firsts = GroupFirsts(s.Group);
+            var groups = new List<GroupTotals>();
+            while (await reader.ReadAsync(token).ConfigureAwait(false))
+            {
+                groups.Add(GroupOf(reader, s.Group, firsts));
+            }
+
+            return (IReadOnlyList<GroupTotals>)groups;
+        }, cancellationToken);
+
+    /// <summary>The reader of a group's first column: its key, then the Min / Max values.</summary>
+    private static ProjectedRow GroupFirsts(GroupQuery group) =>
+        new(1 + group.Aggregates.Count(a => a.Kind is GroupAggregateKind.Min or GroupAggregateKind.Max));
+
+    private static GroupTotals GroupOf(NpgsqlDataReader reader, GroupQuery group, ProjectedRow firsts)
+    {
+        var firstValues = firsts.Read(reader.GetFieldValue<byte[]>(0));
+        var totals = new GroupValueTotals[group.Aggregates.Count];
+        var (column, extreme) = (3, 1);
+        for (var i = 0; i < totals.Length; i++)
+        {
+            var aggregate = group.Aggregates[i];
+            if (aggregate.Value is null)
+            {
+                continue;
+            }
+
+            var minMax = aggregate.Kind is GroupAggregateKind.Min or GroupAggregateKind.Max;
+            totals[i] = new GroupValueTotals(reader.GetInt64(column), reader.GetInt64(column + 1), Exact(reader.GetString(column + 2)),
+                Exact(reader.GetString(column + 3)), Exact(reader.GetString(column + 4)), 0d + reader.GetDouble(column + 5), reader.GetBoolean(column + 6),
+                minMax ? firstValues[extreme++] : BsonValue.Null);
+            column += 7;
+        }
+
+        return new GroupTotals(firstValues[0], reader.GetBoolean(2), reader.GetInt64(1), totals);
+    }
+
+    /// <summary>A numeric total as a decimal, or null outside decimal's range.</summary>
+    private static decimal? Exact(string text) =>
+        decimal.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) ? value : null;
+
     /// <summary>PostgreSQL's plan for the statement, as <c>EXPLAIN</c> prints it.</summary>
     public static string Explain(PostgreSqlStore store, string sql, List<NpgsqlParameter> values) =>
         store.Run((Sql: "EXPLAIN " + sql, Values: values), static (c, t, s) =>

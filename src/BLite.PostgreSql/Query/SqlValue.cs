@@ -58,6 +58,32 @@ internal readonly record struct SqlValue(string ExtractorFormat, string SqlType,
         _ => null,
     };
 
+    /// <summary>
+    /// The extractor whose equality and order are those of the CLR type <paramref name="clrType"/>
+    /// (numbers by value, strings ordinally, DateTime by its clock, DateTimeOffset by its instant),
+    /// as a generated mapper stores it; null for a type no extractor compares.
+    /// </summary>
+    public static string? ExtractorFor(Type clrType)
+    {
+        var type = Nullable.GetUnderlyingType(clrType) ?? clrType;
+        var stored = type switch
+        {
+            _ when type.IsEnum || type == typeof(int) || type == typeof(long) || type == typeof(short) || type == typeof(byte) || type == typeof(sbyte)
+                || type == typeof(ushort) || type == typeof(uint) || type == typeof(ulong) || type == typeof(float) || type == typeof(double)
+                || type == typeof(decimal) => BsonType.Decimal128,
+            _ when type == typeof(string) => BsonType.String,
+            _ when type == typeof(DateTime) || type == typeof(DateTimeOffset) => BsonType.DateTime,
+            _ when type == typeof(bool) => BsonType.Boolean,
+            _ when type == typeof(Guid) => BsonType.Binary,
+            _ when type == typeof(ObjectId) => BsonType.ObjectId,
+            _ when type == typeof(TimeSpan) => BsonType.TimeSpan,
+            _ when type == typeof(TimeOnly) => BsonType.TimeOnly,
+            _ when type == typeof(DateOnly) => BsonType.DateOnly,
+            _ => BsonType.Null,
+        };
+        return ExtractorFor(stored);
+    }
+
     private static string DoubleText(double value) =>
         double.IsNaN(value) ? "NaN" : double.IsPositiveInfinity(value) ? "Infinity" : double.IsNegativeInfinity(value) ? "-Infinity"
         : value.ToString("R", CultureInfo.InvariantCulture);

@@ -56,7 +56,8 @@ internal static class IndexSql
     }
 
     /// <summary>The row of a collection in <c>blite_collections</c>: its id type and declared indexes as JSON.</summary>
-    public static string CatalogStatement(string collectionName, string idType, IEnumerable<(string Name, string[] FieldPaths, bool Unique)> indexes)
+    /// <param name="keepIndexes">Leaves the indexes of an existing row as they are (a schemaless collection's, which <c>EnsureIndex</c> records).</param>
+    public static string CatalogStatement(string collectionName, string idType, IEnumerable<(string Name, string[] FieldPaths, bool Unique)> indexes, bool keepIndexes = false)
     {
         var json = new System.Buffers.ArrayBufferWriter<byte>();
         using (var writer = new System.Text.Json.Utf8JsonWriter(json))
@@ -81,7 +82,7 @@ internal static class IndexSql
         }
 
         return $"INSERT INTO blite_collections (name, id_type, indexes) VALUES ({SqlNames.Literal(collectionName)}, {SqlNames.Literal(idType)}, {SqlNames.Literal(Encoding.UTF8.GetString(json.WrittenSpan))}::jsonb) "
-            + "ON CONFLICT (name) DO UPDATE SET id_type = excluded.id_type, indexes = excluded.indexes;";
+            + "ON CONFLICT (name) DO UPDATE SET id_type = excluded.id_type" + (keepIndexes ? ";" : ", indexes = excluded.indexes;");
     }
 
     /// <summary>

@@ -58,85 +58,16 @@ internal sealed partial class PostgreSqlCollection<TId, T>
         return null;
     }
 
-    /// <summary>
-    /// Runs a write that a unique index may refuse. Inside a transaction a savepoint keeps the
-    /// refusal from aborting it, so, as embedded, the failed operation changes nothing and the
-    /// transaction stays usable. The refusal becomes <see cref="BLiteUniqueConstraintException"/>.
-    /// </summary>
-    private TResult Guarded<TResult>(NpgsqlTransaction? transaction, Func<TResult> write)
-    {
-        var savepoint = transaction is not null && _uniqueIndexNames.Count > 0;
-        if (savepoint)
-        {
-            transaction!.Save("blite_write");
-        }
+    /// <summary>A write that a unique index may refuse (<see cref="UniqueWrites"/>); the refusal becomes <see cref="BLiteUniqueConstraintException"/>.</summary>
+    private TResult Guarded<TResult>(NpgsqlTransaction? transaction, Func<TResult> write) =>
+        UniqueWrites.Guarded(transaction, _uniqueIndexNames.Count > 0, write, UniqueViolation);
 
-        try
-        {
-            var result = write();
-            if (savepoint)
-            {
-                transaction!.Release("blite_write");
-            }
-
-            return result;
-        }
-        catch (PostgresException error) when (error.SqlState == PostgresErrorCodes.UniqueViolation)
-        {
-            if (savepoint)
-            {
-                transaction!.Rollback("blite_write");
-            }
-
-            throw UniqueViolation(error);
-        }
-    }
-
-    private async Task<TResult> GuardedAsync<TResult>(NpgsqlTransaction? transaction, Func<Task<TResult>> write, CancellationToken cancellationToken)
-    {
-        var savepoint = transaction is not null && _uniqueIndexNames.Count > 0;
-        if (savepoint)
-        {
-            await transaction!.SaveAsync("blite_write", cancellationToken).ConfigureAwait(false);
-        }
-
-        try
-        {
-            var result = await write().ConfigureAwait(false);
-            if (savepoint)
-            {
-                await transaction!.ReleaseAsync("blite_write", cancellationToken).ConfigureAwait(false);
-            }
-
-            return result;
-        }
-        catch (PostgresException error) when (error.SqlState == PostgresErrorCodes.UniqueViolation)
-        {
-            if (savepoint)
-            {
-                await transaction!.RollbackAsync("blite_write", cancellationToken).ConfigureAwait(false);
-            }
-
-            throw UniqueViolation(error);
-        }
-    }
+    private Task<TResult> GuardedAsync<TResult>(NpgsqlTransaction? transaction, Func<Task<TResult>> write, CancellationToken cancellationToken) =>
+        UniqueWrites.GuardedAsync(transaction, _uniqueIndexNames.Count > 0, write, UniqueViolation, cancellationToken);
 
     private BLiteUniqueConstraintException UniqueViolation(PostgresException error)
     {
         var index = error.ConstraintName is { } constraint && _uniqueIndexNames.TryGetValue(constraint, out var name) ? name : BLiteUniqueConstraintException.PrimaryIndexName;
-        return new BLiteUniqueConstraintException(_collection.Name, index, DuplicateText(error.Detail));
-    }
-
-    /// <summary>The duplicate value from PostgreSQL's detail "Key (expr)=(value) already exists.".</summary>
-    private static string DuplicateText(string? detail)
-    {
-        if (detail is null)
-        {
-            return "?";
-        }
-
-        var start = detail.IndexOf(")=(", StringComparison.Ordinal);
-        var end = detail.LastIndexOf(") already exists", StringComparison.Ordinal);
-        return start >= 0 && end > start ? detail[(start + 3)..end] : detail;
+        return new BLiteUniqueConstraintException(_collection.Name, index, UniqueWrites.DuplicateText(error.Detail));
     }
 }

@@ -16,7 +16,7 @@ namespace BLite.PostgreSql.Storage;
 /// order), the document the same tagged jsonb as a typed collection's. No path is known to be
 /// single-valued, so filters treat every path as possibly reaching arrays, as embedded.
 /// </summary>
-internal sealed class PostgreSqlSchemaless : ISchemalessStore
+internal sealed partial class PostgreSqlSchemaless : ISchemalessStore
 {
     private readonly PostgreSqlStore _store;
     private readonly string _name;
@@ -32,7 +32,7 @@ internal sealed class PostgreSqlSchemaless : ISchemalessStore
         _store = store;
         _name = name;
         _table = SqlNames.Quote(name);
-        _insertSql = $"INSERT INTO {_table} (id, doc) VALUES ($1, $2) ON CONFLICT DO NOTHING";
+        _insertSql = $"INSERT INTO {_table} (id, doc) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING";
         _updateSql = $"UPDATE {_table} SET doc = $2 WHERE id = $1";
         _upsertSql = $"INSERT INTO {_table} (id, doc) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc RETURNING xmax = 0";
         _deleteSql = $"DELETE FROM {_table} WHERE id = $1";
@@ -42,22 +42,25 @@ internal sealed class PostgreSqlSchemaless : ISchemalessStore
     private BsonFieldDictionary Fields => _store.Context.FieldDictionary;
 
     /// <summary>The table, and its catalog row, so <c>blite migrate</c> moves it back to a file too.</summary>
-    public void EnsureSchema() =>
+    public void EnsureSchema()
+    {
         PostgreSqlErrors.RefusedLayout(_store.DataSource, IndexSql.LayoutGuard(_name, schemaless: true)
             + $"CREATE TABLE IF NOT EXISTS {_table} (id bytea PRIMARY KEY, doc jsonb NOT NULL);"
-            + IndexSql.CatalogStatement(_name, IndexSql.EncodedKeyIdType, []));
+            + IndexSql.CatalogStatement(_name, IndexSql.EncodedKeyIdType, [], keepIndexes: true));
+        LoadIndexes();
+    }
 
-    public bool Insert(byte[] key, BsonDocument document) => Execute(_insertSql, key, Jsonb(document)) > 0;
+    public bool Insert(byte[] key, BsonDocument document) => Execute(_insertSql, key, document) > 0;
 
-    public bool Update(byte[] key, BsonDocument document) => Execute(_updateSql, key, Jsonb(document)) > 0;
+    public bool Update(byte[] key, BsonDocument document) => Execute(_updateSql, key, document) > 0;
 
     public bool Upsert(byte[] key, BsonDocument document)
     {
         var jsonb = Jsonb(document);
-        return _store.Run((Table: this, Key: key, Jsonb: jsonb), static (c, t, s) =>
+        return _store.Run((Table: this, Key: key, Jsonb: jsonb, Document: document), static (c, t, s) =>
         {
             using var command = s.Table.Command(s.Table._upsertSql, c, t, s.Key, s.Jsonb);
-            return (bool)command.ExecuteScalar()!;
+            return UniqueWrites.Guarded(t, s.Table.AnyUnique, () => (bool)command.ExecuteScalar()!, e => s.Table.Refused(e, s.Document));
         });
     }
 
@@ -78,7 +81,7 @@ internal sealed class PostgreSqlSchemaless : ISchemalessStore
 
     public long Count(DocumentQuery query)
     {
-        var (sql, values) = SqlQueryBuilder.Count(_table, query, null, NoPathIsSingleValued);
+        var (sql, values) = SqlQueryBuilder.Count(_table, query, null, NoPathIsSingleValued, _indexedPaths);
         return SqlRows.Count(_store, sql, values);
     }
 
@@ -99,18 +102,19 @@ internal sealed class PostgreSqlSchemaless : ISchemalessStore
     }
 
     public async Task<bool> InsertAsync(byte[] key, BsonDocument document, CancellationToken cancellationToken) =>
-        await ExecuteAsync(_insertSql, key, Jsonb(document), cancellationToken).ConfigureAwait(false) > 0;
+        await ExecuteAsync(_insertSql, key, document, cancellationToken).ConfigureAwait(false) > 0;
 
     public async Task<bool> UpdateAsync(byte[] key, BsonDocument document, CancellationToken cancellationToken) =>
-        await ExecuteAsync(_updateSql, key, Jsonb(document), cancellationToken).ConfigureAwait(false) > 0;
+        await ExecuteAsync(_updateSql, key, document, cancellationToken).ConfigureAwait(false) > 0;
 
     public Task<bool> UpsertAsync(byte[] key, BsonDocument document, CancellationToken cancellationToken)
     {
         var jsonb = Jsonb(document);
-        return _store.RunAsync((Table: this, Key: key, Jsonb: jsonb), static async (c, t, s, token) =>
+        return _store.RunAsync((Table: this, Key: key, Jsonb: jsonb, Document: document), static async (c, t, s, token) =>
         {
             await using var command = s.Table.Command(s.Table._upsertSql, c, t, s.Key, s.Jsonb);
-            return (bool)(await command.ExecuteScalarAsync(token).ConfigureAwait(false))!;
+            return await UniqueWrites.GuardedAsync(t, s.Table.AnyUnique, async () => (bool)(await command.ExecuteScalarAsync(token).ConfigureAwait(false))!,
+                e => s.Table.Refused(e, s.Document), token).ConfigureAwait(false);
         }, cancellationToken);
     }
 
@@ -133,7 +137,7 @@ internal sealed class PostgreSqlSchemaless : ISchemalessStore
 
     public Task<long> CountAsync(DocumentQuery query, CancellationToken cancellationToken)
     {
-        var (sql, values) = SqlQueryBuilder.Count(_table, query, null, NoPathIsSingleValued);
+        var (sql, values) = SqlQueryBuilder.Count(_table, query, null, NoPathIsSingleValued, _indexedPaths);
         return SqlRows.CountAsync(_store, sql, values, cancellationToken);
     }
 
@@ -150,7 +154,7 @@ internal sealed class PostgreSqlSchemaless : ISchemalessStore
     private static bool NoPathIsSingleValued(string path) => false;
 
     private (string Sql, List<NpgsqlParameter> Values) Select(DocumentQuery query, string columns) =>
-        SqlQueryBuilder.Select(_table, query, null, NoPathIsSingleValued, columns);
+        SqlQueryBuilder.Select(_table, query, null, NoPathIsSingleValued, columns, _indexedPaths);
 
     /// <summary>One statement, so the matches are found and removed in one snapshot, as embedded.</summary>
     private (string Sql, List<NpgsqlParameter> Values) DeleteMatching(DocumentQuery query)
@@ -171,17 +175,19 @@ internal sealed class PostgreSqlSchemaless : ISchemalessStore
         return BsonDocument.FromBytes(bson.WrittenSpan, Fields);
     }
 
-    private int Execute(string sql, byte[] key, byte[]? jsonb) => _store.Run((Table: this, Sql: sql, Key: key, Jsonb: jsonb), static (c, t, s) =>
-    {
-        using var command = s.Table.Command(s.Sql, c, t, s.Key, s.Jsonb);
-        return command.ExecuteNonQuery();
-    });
+    /// <summary>A write of one document (<paramref name="document"/> null for a delete), transcoded before any statement runs.</summary>
+    private int Execute(string sql, byte[] key, BsonDocument? document) =>
+        _store.Run((Table: this, Sql: sql, Key: key, Jsonb: document is null ? null : Jsonb(document), Document: document), static (c, t, s) =>
+        {
+            using var command = s.Table.Command(s.Sql, c, t, s.Key, s.Jsonb);
+            return UniqueWrites.Guarded(t, s.Table.AnyUnique, command.ExecuteNonQuery, e => s.Table.Refused(e, s.Document));
+        });
 
-    private Task<int> ExecuteAsync(string sql, byte[] key, byte[]? jsonb, CancellationToken cancellationToken) =>
-        _store.RunAsync((Table: this, Sql: sql, Key: key, Jsonb: jsonb), static async (c, t, s, token) =>
+    private Task<int> ExecuteAsync(string sql, byte[] key, BsonDocument? document, CancellationToken cancellationToken) =>
+        _store.RunAsync((Table: this, Sql: sql, Key: key, Jsonb: document is null ? null : Jsonb(document), Document: document), static async (c, t, s, token) =>
         {
             await using var command = s.Table.Command(s.Sql, c, t, s.Key, s.Jsonb);
-            return await command.ExecuteNonQueryAsync(token).ConfigureAwait(false);
+            return await UniqueWrites.GuardedAsync(t, s.Table.AnyUnique, () => command.ExecuteNonQueryAsync(token), e => s.Table.Refused(e, s.Document), token).ConfigureAwait(false);
         }, cancellationToken);
 
     private NpgsqlCommand Command(string sql, NpgsqlConnection connection, NpgsqlTransaction? transaction, byte[] key, byte[]? jsonb)

@@ -10,7 +10,11 @@ namespace BLite.PostgreSql.Storage;
 /// conditions and projections use the rest: <c>blite_eq</c> / <c>blite_cmp</c> compare two
 /// values with C#'s lifted-null rules, and <c>blite_arith</c>, <c>blite_length</c>,
 /// <c>blite_datepart</c>, <c>blite_date</c> compute as the embedded evaluator does
-/// (src/BLite.Core/Query/Evaluation/ValueNodes.cs), each returning a value in the stored form. The
+/// (src/BLite.Core/Query/Evaluation/ValueNodes.cs), each returning a value in the stored form.
+/// Schemaless indexes use <c>blite_index_key</c>, a text that two values share exactly when an
+/// equality condition holds them equal (type class, then numbers by value, instants by their
+/// text), over every value a path reaches (<c>blite_index_keys</c>, for GIN) or over the one value
+/// a unique path holds (<c>blite_unique_key</c>, which refuses a path reaching an array). The
 /// table <c>blite_collections</c> lists each collection with its id type and declared indexes, so
 /// <c>blite migrate</c> can move a database back to a file with its indexes.
 /// </summary>
@@ -178,6 +182,36 @@ internal static class SqlFunctions
           SELECT blite_reach(e -> path[1], path[2:])
             FROM jsonb_array_elements(CASE WHEN cardinality(path) > 0 AND jsonb_typeof(v) = 'array' THEN v END) e
             WHERE jsonb_typeof(e) = 'object' AND NOT blite_is_tag(e) AND e ? path[1]
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_index_key(v jsonb) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT CASE blite_class(v)
+            WHEN 0 THEN '0'
+            WHEN 1 THEN '1' || trim_scale(blite_num(v))::text
+            WHEN 2 THEN COALESCE('2:' || blite_str(v), '2u' || (v ->> '$utf8'))
+            WHEN 8 THEN '8' || COALESCE(blite_instant(v), v::text)
+            ELSE blite_class(v)::text || ':' || v::text
+          END
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_index_keys(doc jsonb, path text[]) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+          SELECT COALESCE(array_agg(DISTINCT blite_index_key(r)), '{}') FROM blite_reach(doc, path) r
+        $f$;
+        CREATE OR REPLACE FUNCTION blite_unique_key(doc jsonb, path text[]) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+          DECLARE v jsonb := doc;
+          BEGIN
+            FOR i IN 1..cardinality(path) LOOP
+              IF jsonb_typeof(v) = 'array' THEN
+                RAISE EXCEPTION USING ERRCODE = 'BL001', MESSAGE = 'the path ' || array_to_string(path, '.') || ' of a unique index reaches an array';
+              END IF;
+              IF jsonb_typeof(v) IS DISTINCT FROM 'object' OR blite_is_tag(v) THEN
+                RETURN '0';
+              END IF;
+              v := v -> path[i];
+            END LOOP;
+            IF jsonb_typeof(v) = 'array' THEN
+              RAISE EXCEPTION USING ERRCODE = 'BL001', MESSAGE = 'the path ' || array_to_string(path, '.') || ' of a unique index reaches an array';
+            END IF;
+            RETURN blite_index_key(v);
+          END
         $f$;
         """;
 }

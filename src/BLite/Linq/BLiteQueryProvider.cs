@@ -88,7 +88,10 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
 
         if (translated.Vector is not null || QueryExecutor.NeedsAllRows(translated))
         {
-            var all = translated.Vector is null ? await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false) : null;
+            var all = translated.Vector is null
+                ? await SourceGrouping.TryRowsAsync(_source, translated, values, parameters, cancellationToken).ConfigureAwait(false)
+                  ?? (IEnumerable<object?>)await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false)
+                : null;
             foreach (var row in QueryExecutor.Rows(_source, translated, values, parameters, all))
             {
                 yield return (TElement)row!;
@@ -123,7 +126,15 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
             return Cast<TResult>(total);
         }
 
-        var rows = translated.Vector is null && !QueryExecutor.HasInclude(translated) ? await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false) : null;
+        if (await SourceGrouping.TryExtremeAsync(_source, translated, parameters, cancellationToken).ConfigureAwait(false) is (true, var extreme))
+        {
+            return Cast<TResult>(extreme);
+        }
+
+        var rows = translated.Vector is null && !QueryExecutor.HasInclude(translated)
+            ? await SourceGrouping.TryRowsAsync(_source, translated, values, parameters, cancellationToken).ConfigureAwait(false)
+              ?? (IEnumerable<object?>)await Fetch(translated, parameters, cancellationToken).ConfigureAwait(false)
+            : null;
         return Cast<TResult>(QueryExecutor.Run(_source, translated, values, parameters, rows));
     }
 

@@ -33,6 +33,13 @@ internal interface ISchemalessStore
 
     string Explain(DocumentQuery query);
 
+    /// <summary>Creates the index over the stored documents; false when an identical one exists (the embedded engine's rules and errors).</summary>
+    bool EnsureIndex(Core.Collections.IndexDefinition definition);
+
+    bool DropIndex(string indexName);
+
+    IReadOnlyList<Core.Collections.IndexDefinition> GetIndexes();
+
     Task<bool> InsertAsync(byte[] key, BsonDocument document, CancellationToken cancellationToken);
 
     Task<bool> UpdateAsync(byte[] key, BsonDocument document, CancellationToken cancellationToken);

@@ -189,19 +189,27 @@ public sealed partial class BsonDocumentCollection
     public bool EnsureIndex(IndexDefinition definition)
     {
         ArgumentNullException.ThrowIfNull(definition);
-        RefuseOnServer(nameof(EnsureIndex));
+        if (_server is { } server)
+        {
+            return server.EnsureIndex(definition);
+        }
+
         return _context.Write((Collection, definition), static (pages, s) => s.Collection.EnsureIndex(pages, s.definition));
     }
 
     public bool DropIndex(string indexName)
     {
         ArgumentException.ThrowIfNullOrEmpty(indexName);
-        RefuseOnServer(nameof(DropIndex));
+        if (_server is { } server)
+        {
+            return server.DropIndex(indexName);
+        }
+
         return _context.Write((Collection, indexName), static (pages, s) => s.Collection.DropIndex(pages, s.indexName));
     }
 
-    public IReadOnlyList<IndexDefinition> GetIndexes() => _server is not null
-        ? throw NotOnServer(nameof(GetIndexes))
+    public IReadOnlyList<IndexDefinition> GetIndexes() => _server is { } server
+        ? server.GetIndexes()
         : _context.Read(Collection, static (pages, collection) => collection.GetIndexes(pages));
 
     private static DocumentQuery Parse(string jsonFilter)

@@ -1,5 +1,3 @@
-using System.Collections.Concurrent;
-using System.Diagnostics;
 using BLite.PostgreSql.Tests.Infrastructure;
 using BLite.Tests.Linq;
 using Npgsql;
@@ -95,27 +93,11 @@ public sealed class AggregateTests(PostgresCluster cluster)
     public void On_postgresql_the_server_totals_the_value()
     {
         using var linq = new ProviderLinq(cluster, Provider.PostgreSql, count: 50);
-        var statements = new ConcurrentQueue<string>();
-        using var listener = new ActivityListener
-        {
-            ShouldListenTo = source => source.Name == "Npgsql",
-            Sample = (ref ActivityCreationOptions<ActivityContext> _) => ActivitySamplingResult.AllDataAndRecorded,
-            ActivityStopped = activity =>
-            {
-                foreach (var (_, value) in activity.TagObjects)
-                {
-                    if (value is string sql && sql.Contains("linq_orders", StringComparison.Ordinal))
-                    {
-                        statements.Enqueue(sql);
-                    }
-                }
-            },
-        };
-        ActivitySource.AddActivityListener(listener);
+        using var statements = new NpgsqlStatements("linq_orders");
 
         Assert.Equal(linq.Orders.Where(o => o.Paid).Sum(o => o.Total), linq.Query.Where(o => o.Paid).Sum(o => o.Total));
 
-        var statement = Assert.Single(statements);
+        var statement = Assert.Single(statements.All);
         Assert.StartsWith("SELECT count(*), count(v), count(n), COALESCE(sum(n), 0)::text", statement, StringComparison.Ordinal);
     }
 

@@ -15,7 +15,7 @@ public sealed class BLiteOrderStoreFactory : IOrderStoreFactory
 /// at checkpoint), or in memory. One context serves every thread: reads run on snapshots without
 /// locks and writers queue for the single writer slot, so a session is the context itself.
 /// </summary>
-public sealed class BLiteOrderStore : IOrderStore
+public sealed class BLiteOrderStore : IOrderStore, IGroupingOrderStore
 {
     public const string EngineName = "BLite";
 
@@ -93,6 +93,18 @@ public sealed class BLiteOrderStore : IOrderStore
         }
 
         return found;
+    }
+
+    /// <summary>LINQ's GroupBy: one GROUP BY statement on PostgreSQL, the projected fields grouped in memory embedded.</summary>
+    public decimal SumTotalByStatus()
+    {
+        var total = 0m;
+        foreach (var group in _orders.Query().GroupBy(o => o.Status).Select(g => new { g.Key, Total = g.Sum(o => o.Total) }))
+        {
+            total += group.Total;
+        }
+
+        return total;
     }
 
     public bool Update(CustomerOrder order) => _orders.Update(order);

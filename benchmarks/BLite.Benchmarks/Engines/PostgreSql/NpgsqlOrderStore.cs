@@ -18,7 +18,7 @@ public sealed class NpgsqlOrderStoreFactory(string server) : IOrderStoreFactory
 /// document's Status when asked, documents as System.Text.Json (source-generated). One open
 /// connection with every statement prepared once, as an Npgsql expert writes a hot path.
 /// </summary>
-public sealed class NpgsqlOrderStore : IOrderStore
+public sealed class NpgsqlOrderStore : IOrderStore, IGroupingOrderStore
 {
     public const string EngineName = "Npgsql (SQL)";
 
@@ -30,6 +30,7 @@ public sealed class NpgsqlOrderStore : IOrderStore
     private readonly NpgsqlCommand _findByStatus;
     private readonly NpgsqlCommand _update;
     private readonly NpgsqlCommand _delete;
+    private readonly NpgsqlCommand _sumByStatus;
 
     public NpgsqlOrderStore(string server, OrderStoreOptions options)
     {
@@ -54,6 +55,7 @@ public sealed class NpgsqlOrderStore : IOrderStore
         _findById = Prepare("SELECT doc FROM orders WHERE id = $1", NpgsqlDbType.Bytea);
         _delete = Prepare("DELETE FROM orders WHERE id = $1", NpgsqlDbType.Bytea);
         _findByStatus = Prepare("SELECT doc FROM orders WHERE doc ->> 'Status' = $1", NpgsqlDbType.Text);
+        _sumByStatus = Prepare("SELECT doc ->> 'Status', sum((doc ->> 'Total')::numeric) FROM orders GROUP BY 1");
     }
 
     public string Engine => EngineName;
@@ -106,6 +108,18 @@ public sealed class NpgsqlOrderStore : IOrderStore
         }
 
         return found;
+    }
+
+    public decimal SumTotalByStatus()
+    {
+        var total = 0m;
+        using var reader = _sumByStatus.ExecuteReader();
+        while (reader.Read())
+        {
+            total += reader.GetDecimal(1);
+        }
+
+        return total;
     }
 
     public bool Update(CustomerOrder order)

@@ -60,6 +60,11 @@ internal static class QueryExecutor
             return total;
         }
 
+        if (sourceRows is null && SourceGrouping.TryExtreme(source, translated, parameters, out var extreme))
+        {
+            return extreme;
+        }
+
         var rows = Rows(source, translated, values, parameters, sourceRows);
         switch (translated.Terminal)
         {
@@ -158,6 +163,11 @@ internal static class QueryExecutor
         else if (projected && sourceRows is null && snapshot is null && DistinctThroughIndex(source, translated) is { } distinct)
         {
             rows = distinct;
+            operations = translated.Projection!.PostOperations.Skip(2).ToList();
+        }
+        else if (projected && (sourceRows as GroupedRows ?? (sourceRows is null && snapshot is null ? SourceGrouping.TryRows(source, translated, values, parameters) : null)) is { } grouped)
+        {
+            rows = grouped;
             operations = translated.Projection!.PostOperations.Skip(2).ToList();
         }
         else if (projected)

@@ -13,10 +13,15 @@ namespace BLite.Linq.Execution;
 internal readonly record struct SourceAggregate(ValueExpression Value, NumericKind Kind, Type ValueType, bool Nullable, bool IsSum)
 {
     /// <summary>The aggregate the source can total, when the query ends in Sum or Average over exactly one pushed-down value.</summary>
-    public static SourceAggregate? For<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated)
+    public static SourceAggregate? For<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated) =>
+        source is IAggregatingQuerySource && translated.Terminal is QueryTerminal.Sum or QueryTerminal.Average && SingleValue(translated) is { } value
+            ? Of(value, translated.AggregateValueType, translated.Terminal == QueryTerminal.Sum)
+            : null;
+
+    /// <summary>The one pushed-down value a terminal aggregate reads as it is (a selector or a single Select before it), or null.</summary>
+    public static ValueExpression? SingleValue(TranslatedQuery translated)
     {
-        if (source is not IAggregatingQuerySource || translated.Terminal is not (QueryTerminal.Sum or QueryTerminal.Average)
-            || translated.Vector is not null || translated.Projection is not { Values.Count: 1 } projection || projection.Types[0] != translated.AggregateValueType)
+        if (translated.Vector is not null || translated.Projection is not { Values.Count: 1 } projection || projection.Types[0] != translated.AggregateValueType)
         {
             return null;
         }
@@ -27,7 +32,12 @@ internal readonly record struct SourceAggregate(ValueExpression Value, NumericKi
             ([{ Kind: PostOperationKind.Select, Lambda.Body: ProjectedFieldExpression { Slot: 0 } }], null) => translated.TerminalSelector is null,
             _ => false,
         };
-        var type = translated.AggregateValueType;
+        return readsTheValue ? projection.Values[0] : null;
+    }
+
+    /// <summary>The Sum or Average of <paramref name="value"/> read as <paramref name="type"/>, or null when that is not a number type a source totals.</summary>
+    public static SourceAggregate? Of(ValueExpression value, Type type, bool isSum)
+    {
         var underlying = System.Nullable.GetUnderlyingType(type) ?? type;
         NumericKind? kind = underlying switch
         {
@@ -37,9 +47,7 @@ internal readonly record struct SourceAggregate(ValueExpression Value, NumericKi
             _ when underlying == typeof(decimal) => NumericKind.Decimal,
             _ => null,
         };
-        return readsTheValue && kind is { } numeric
-            ? new SourceAggregate(projection.Values[0], numeric, underlying, underlying != type, translated.Terminal == QueryTerminal.Sum)
-            : null;
+        return kind is { } numeric ? new SourceAggregate(value, numeric, underlying, underlying != type, isSum) : null;
     }
 
     /// <summary>LINQ's result from the totals, or false when they hold values LINQ would refuse (the caller streams them to raise its error).</summary>

@@ -104,6 +104,11 @@ internal sealed class TranslatedQuery
     /// <summary>Set when the first in-memory step reads only stored scalar fields (see <see cref="ProjectionPlan"/>).</summary>
     public ProjectionPlan? Projection { get; init; }
 
+    private System.Runtime.CompilerServices.StrongBox<SourceGrouping?>? _grouping;
+
+    /// <summary>The grouping a grouping source runs for this shape (<see cref="SourceGrouping.Create"/>), worked out on first use.</summary>
+    public SourceGrouping? Grouping => (_grouping ??= new(SourceGrouping.Create(this))).Value;
+
     /// <summary>The element type the terminal aggregates over (selector result or element type).</summary>
     public required Type AggregateValueType { get; init; }
 
