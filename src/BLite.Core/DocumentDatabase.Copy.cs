@@ -78,11 +78,9 @@ internal sealed partial class DocumentDatabase
     /// </summary>
     private void CopyChangeFeed(IPageReader snapshot, DocumentDatabase target, bool sameFieldIds)
     {
-        var journal = ChangeJournal.Open(snapshot, Catalog);
-        if (journal is not null)
+        using (var entries = ChangeJournal.Entries(snapshot, ChangeJournal.Open(snapshot, Catalog), Storage.Path).GetEnumerator())
         {
-            var cursor = journal.Scan(snapshot, KeyRange.All);
-            var more = cursor.MoveNext();
+            var more = entries.MoveNext();
             ulong offset = 0;
             while (more)
             {
@@ -90,11 +88,12 @@ internal sealed partial class DocumentDatabase
                 var tree = ChangeJournal.OpenOrCreate(write, target.Catalog);
                 for (var i = 0; more && i < DocumentsPerCopyTransaction; i++)
                 {
-                    var value = cursor.Key[0] != JournalRecord.EventKeyTag ? cursor.Value.ToArray()
-                        : sameFieldIds ? CopyEvent(cursor.Key, cursor.Value.Span, ref offset)
-                        : ReencodeEvent(cursor.Key, cursor.Value.Span, target.Fields, ref offset);
-                    tree.Upsert(write, cursor.Key, value);
-                    more = cursor.MoveNext();
+                    var (key, record) = entries.Current;
+                    var value = key[0] != JournalRecord.EventKeyTag ? record
+                        : sameFieldIds ? CopyEvent(key, record, ref offset)
+                        : ReencodeEvent(key, record, target.Fields, ref offset);
+                    tree.Upsert(write, key, value);
+                    more = entries.MoveNext();
                 }
 
                 write.Commit();

@@ -11,7 +11,8 @@ namespace BLite.Generators;
 
 /// <summary>
 /// Emits a C-BSON mapper for every document type (collections of DocumentDbContext subclasses and
-/// types marked [BLiteDocument]) and the CreateCollections override of every context.
+/// types marked [BLiteDocument]), the CreateCollections override of every context, and typed
+/// constructors for the prepared projections it finds in user code.
 /// Pipeline: parse (symbols to equatable specs) → dedupe mappers shared by several roots → emit.
 /// </summary>
 [Generator(LanguageNames.CSharp)]
@@ -64,6 +65,25 @@ public sealed class DocumentMapperGenerator : IIncrementalGenerator
             .WithTrackingName(TrackingNames.Mappers);
         context.RegisterSourceOutput(mappers, static (output, spec) =>
             output.AddSource(HintName(spec), MapperEmitter.Emit(spec)));
+
+        // Prepared projections in user code get typed constructors (docs/query.md, "Typed projections").
+        var projectionShapes = context.SyntaxProvider
+            .CreateSyntaxProvider(
+                static (node, _) => ProjectionShapeParser.IsCandidate(node),
+                static (syntaxContext, cancellationToken) => ProjectionShapeParser.Parse(syntaxContext, cancellationToken))
+            .Where(static spec => spec is not null)
+            .Select(static (spec, _) => spec!)
+            .WithTrackingName(TrackingNames.ProjectionShapes)
+            .Collect()
+            .Select(static (specs, _) => ProjectionShapeParser.Distinct(specs))
+            .WithTrackingName(TrackingNames.ProjectionConstructors);
+        context.RegisterSourceOutput(projectionShapes, static (output, specs) =>
+        {
+            if (specs.Count > 0)
+            {
+                output.AddSource(ProjectionConstructorEmitter.HintName, ProjectionConstructorEmitter.Emit(specs));
+            }
+        });
 
         var diagnostics = all
             .Select(static (pair, _) => DistinctDiagnostics(pair.Left, pair.Right))

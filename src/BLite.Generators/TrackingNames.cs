@@ -9,4 +9,6 @@ internal static class TrackingNames
     public const string ContextSpecs = nameof(ContextSpecs);
     public const string Mappers = nameof(Mappers);
     public const string Diagnostics = nameof(Diagnostics);
+    public const string ProjectionShapes = nameof(ProjectionShapes);
+    public const string ProjectionConstructors = nameof(ProjectionConstructors);
 }

@@ -24,6 +24,7 @@ public sealed class DocumentProjection<TId, T, TResult>
     private FieldProjection? _reader;
     private readonly ProjectedRowReader? _rowReader;
     private readonly RowConstructor? _constructor;
+    private readonly TypedProjection<TResult>? _typed;
 
     internal DocumentProjection(DocumentCollection<TId, T> collection, Expression<Func<T, TResult>> selector)
     {
@@ -32,8 +33,15 @@ public sealed class DocumentProjection<TId, T, TResult>
             ?? throw new NotSupportedException($"The projection '{selector}' cannot be read from stored fields: {blocker}. Use Query().Select(...) instead.");
         _selector = _plan.PostOperations[0].Lambda!;
         _rowReader = ProjectedRowReader.TryCreate(collection.Mapper, _plan.Values, _plan.Types, _plan.Names, collection.Documents.Database.Fields, _parameters);
-        _constructor = RowConstructor.Of(_selector, _plan.Types);
+        _typed = TypedProjection<TResult>.TryCreate<T>(_rowReader, _selector);
+        _constructor = _typed is null ? RowConstructor.Of(_selector, _plan.Types) : null;
     }
+
+    /// <summary>
+    /// True when each lookup builds its result with a constructor the source generator emitted for
+    /// this shape (no row, no boxing, no reflection; docs/query.md "Typed projections").
+    /// </summary>
+    public bool IsTyped => _typed is not null;
 
     /// <summary>The stored fields (and values computed from one) each lookup reads.</summary>
     public IReadOnlyList<ValueExpression> Fields => _plan.Values;
@@ -41,6 +49,14 @@ public sealed class DocumentProjection<TId, T, TResult>
     /// <summary>The projected document with this id; false when there is none.</summary>
     public bool TryFindById(TId id, out TResult result)
     {
+        if (_typed is { } typed)
+        {
+            (var hit, result) = _collection.Context.Read((Typed: typed, Collection: _collection, Key: _collection.LookupKey(id)),
+                static (pages, s) => (s.Collection.Documents.TryReadById(pages, s.Key.Span, s.Typed,
+                    static (bytes, typed) => typed.Read(bytes), out var built), built));
+            return hit;
+        }
+
         var key = _collection.LookupKey(id);
         var found = _collection.Context.Read((Projection: this, Key: key),
             static (pages, s) => s.Projection._collection.Documents.TryReadById(pages, s.Key.Span, s.Projection,

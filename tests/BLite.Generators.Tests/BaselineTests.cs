@@ -72,6 +72,37 @@ public sealed class BaselineTests
             """);
     }
 
+    [Fact]
+    public void Prepared_projections_into_named_types()
+    {
+        AssertMatchesBaseline(nameof(Prepared_projections_into_named_types), """
+            namespace Shop;
+            public sealed class Order
+            {
+                public ObjectId Id { get; set; }
+                public string Status { get; set; } = "";
+                public decimal Total { get; set; }
+                public Address? Shipping { get; set; }
+            }
+            public sealed class Address { public string City { get; set; } = ""; }
+            public sealed record Card(string Status, decimal Total);
+            public sealed class Label(ObjectId id) { public ObjectId Id { get; } = id; public string? City { get; init; } }
+            public partial class ShopContext : DocumentDbContext
+            {
+                public DocumentCollection<ObjectId, Order> Orders { get; set; } = null!;
+            }
+            public static class Lookups
+            {
+                public static void Prepare(ShopContext db)
+                {
+                    db.Orders.Project(o => new Card(o.Status, o.Total));
+                    db.Orders.Project(o => new Label(o.Id) { City = o.Shipping!.City });
+                    db.Orders.Project(o => new { o.Status });
+                }
+            }
+            """);
+    }
+
     private static void AssertMatchesBaseline(string caseName, string source, [CallerFilePath] string thisFile = "")
     {
         var (result, output) = GeneratorHarness.Run(Usings + source);

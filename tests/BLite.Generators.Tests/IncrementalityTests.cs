@@ -27,6 +27,7 @@ public sealed class IncrementalityTests
         TrackingNames.ContextSpecs,
         TrackingNames.Mappers,
         TrackingNames.Diagnostics,
+        TrackingNames.ProjectionConstructors,
     ];
 
     [Fact]

@@ -96,6 +96,23 @@ public sealed class ReadAllocationTests : IDisposable
         Assert.True(findById <= deserialize, $"FindById allocated {findById} B; deserializing the same bytes allocates {deserialize} B.");
     }
 
+    [Fact]
+    public void A_typed_projected_point_lookup_allocates_only_its_result()
+    {
+        _db.Orders.InsertMany(Orders.Many(20));
+        var order = Orders.Create(21);
+        var id = _db.Orders.Insert(order);
+        var lookup = _db.Orders.Project(o => new StatusAndTotal(o.Status, o.Total));
+        Assert.True(lookup.IsTyped);
+        Assert.Equal(new StatusAndTotal(order.Status, order.Total), lookup.FindById(id));
+
+        var projected = LeastAllocated(() => lookup.FindById(id));
+        var result = LeastAllocated(() => new StatusAndTotal(new string(order.Status.AsSpan()), order.Total));
+
+        Assert.True(result > 0);
+        Assert.Equal(result, projected);
+    }
+
     private byte[] StoredBytes(ObjectId id) =>
         _db.Engine.Read(_db.Orders.Documents, (pages, documents) =>
             documents.TryFindById(pages, Core.Collections.IndexKeys.EncodeId(id), out var bytes) ? bytes.ToArray() : throw new InvalidOperationException("The order was not stored."));
@@ -105,6 +122,8 @@ public sealed class ReadAllocationTests : IDisposable
         var reader = new BsonSpanReader(stored);
         return _db.Orders.Mapper.Deserialize(ref reader);
     }
+
+    internal sealed record StatusAndTotal(string Status, decimal Total);
 
     private static long LeastAllocated<TResult>(Func<TResult> call)
     {

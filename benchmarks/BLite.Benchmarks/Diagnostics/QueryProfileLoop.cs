@@ -8,7 +8,7 @@ namespace BLite.Benchmarks.Diagnostics;
 /// <c>profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT [DOCUMENTS]</c>: one query scenario of
 /// the manual mode repeated COUNT times over 1,000 orders (or DOCUMENTS) in memory, for a sampling
 /// profiler (<c>perf record</c> with <c>DOTNET_PerfMapEnabled=1</c>) or <c>valgrind --tool=callgrind</c>.
-/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS [DOCUMENTS]</c>
+/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|project-by-id-row|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS [DOCUMENTS]</c>
 /// runs BLite and SQLite+JSON alternately in one process, batch by batch, and prints each one's
 /// best batch: on a shared, loaded machine the fastest batch is the one least disturbed.
 /// </summary>
@@ -43,6 +43,7 @@ internal static class QueryProfileLoop
                 checksum += operation(i);
             }
 
+            var allocatedBefore = GC.GetAllocatedBytesForCurrentThread();
             var started = System.Diagnostics.Stopwatch.GetTimestamp();
             for (var i = 0; i < count; i++)
             {
@@ -50,7 +51,8 @@ internal static class QueryProfileLoop
             }
 
             var elapsed = System.Diagnostics.Stopwatch.GetElapsedTime(started);
-            Console.WriteLine($"{args[0]} {args[1]} x{count}: {elapsed.TotalMilliseconds * 1000 / Math.Max(count, 1):F3} us/op, checksum {checksum}");
+            var allocated = (GC.GetAllocatedBytesForCurrentThread() - allocatedBefore) / Math.Max(count, 1);
+            Console.WriteLine($"{args[0]} {args[1]} x{count}: {elapsed.TotalMilliseconds * 1000 / Math.Max(count, 1):F3} us/op ({allocated} B/op), checksum {checksum}");
         }
 
         return 0;
@@ -79,10 +81,22 @@ internal static class QueryProfileLoop
         };
     }
 
+    private static (IDisposable Peer, Func<int, decimal> Operation) RowPathLookup(int documents)
+    {
+        var orders = new OrderGenerator().Generate(documents);
+        var keys = orders.Select(o => o.Id).ToArray();
+        var peer = new BLiteProjectionPeer(orders, prepared: true);
+        return (peer, i => peer.ProjectByIdThroughRows(keys[i % keys.Length]));
+    }
+
     private static int Compare(string scenario, int rounds, int documents)
     {
+        // "project-by-id-row": the typed lookup against the same lookup into an anonymous type,
+        // which keeps the row path (boxed row, ConstructorInvoker), on the same data in one process.
+        var rowPath = scenario == "project-by-id-row";
+        scenario = rowPath ? "project-by-id" : scenario;
         var (blitePeer, blite) = Create(scenario, blite: true, documents);
-        var (sqlitePeer, sqlite) = Create(scenario, blite: false, documents);
+        var (sqlitePeer, sqlite) = rowPath ? RowPathLookup(documents) : Create(scenario, blite: false, documents);
         using (blitePeer)
         using (sqlitePeer)
         {
@@ -110,7 +124,7 @@ internal static class QueryProfileLoop
                 }
             }
 
-            Console.WriteLine($"{scenario}: BLite {best[0]:F3} us/op ({allocated[0]} B/op), SQLite+JSON {best[1]:F3} us/op ({allocated[1]} B/op), ratio {best[1] / best[0]:F1}x (best of {rounds} batches of {batch}, {documents} documents)");
+            Console.WriteLine($"{scenario}: BLite {best[0]:F3} us/op ({allocated[0]} B/op), {(rowPath ? "BLite row path" : "SQLite+JSON")} {best[1]:F3} us/op ({allocated[1]} B/op), ratio {best[1] / best[0]:F1}x (best of {rounds} batches of {batch}, {documents} documents)");
         }
 
         return 0;

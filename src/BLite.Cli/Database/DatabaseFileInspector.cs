@@ -132,10 +132,18 @@ internal static class DatabaseFileInspector
         long commits = 0;
         long sinceLastCommit = 0;
         var frameSize = (long)WalFrameHeaderSize + pageSize;
-        for (var offset = (long)WalHeaderSize; offset + frameSize <= wal.Length; offset += frameSize)
+        for (var offset = (long)WalHeaderSize; offset + WalFrameHeaderSize <= wal.Length; offset += frameSize)
         {
             if (wal.Read(offset, frame) < frame.Length
                 || BinaryPrimitives.ReadUInt32LittleEndian(frame[16..]) != generation || BinaryPrimitives.ReadUInt32LittleEndian(frame[20..]) != salt)
+            {
+                break;
+            }
+
+            // A record frame (flags bit 1, docs/format.md 3) is as long as its payload (flags bits 8-31), padded to 8, plus an 8-byte trailer.
+            var flags = BinaryPrimitives.ReadUInt32LittleEndian(frame[4..]);
+            frameSize = (flags & 2) != 0 ? WalFrameHeaderSize + ((((flags >> 8) + 7) & ~7u) + 8) : (long)WalFrameHeaderSize + pageSize;
+            if (offset + frameSize > wal.Length)
             {
                 break;
             }

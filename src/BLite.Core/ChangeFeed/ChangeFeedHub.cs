@@ -6,7 +6,8 @@ namespace BLite.Core.ChangeFeed;
 
 /// <summary>
 /// One database's change feed: gathers the changes of each write transaction, journals them at
-/// commit, trims the journal to its retention, and wakes watchers after each journaled commit.
+/// commit, folds them into the journal tree and trims it to its retention at checkpoint, and
+/// wakes watchers after each journaled commit.
 /// Writers never wait for watchers: waking them is completing a task, and watchers read what
 /// they need from the journal at their own pace.
 /// </summary>
@@ -38,9 +39,17 @@ internal sealed class ChangeFeedHub
         transaction.GetOrAddParticipant(() => new ChangeBatch(this)).Add(record);
     }
 
-    public void Journal(WriteTransaction transaction, IReadOnlyList<byte[]> records)
+    public void Journal(WriteTransaction transaction, List<byte[]> records)
     {
         var path = _catalog.FilePath;
+        if (transaction.Engine.CarriesLogRecords)
+        {
+            // The events travel in the commit's log record; the checkpoint's fold writes them into
+            // the tree and trims it (see Fold).
+            transaction.LogRecord = ChangeJournal.EncodeForLog(transaction, ChangeJournal.Open(transaction, _catalog), records, DateTime.UtcNow.Ticks, path);
+            return;
+        }
+
         var tree = ChangeJournal.OpenOrCreate(transaction, _catalog);
         ChangeJournal.Append(transaction, tree, records, DateTime.UtcNow.Ticks, path);
 
@@ -49,6 +58,18 @@ internal sealed class ChangeFeedHub
         {
             ChangeJournal.Trim(transaction, tree, Retention, DateTime.UtcNow, path);
         }
+    }
+
+    /// <summary>
+    /// The engine's log record folder (<see cref="StorageEngine.SetLogRecordFolder"/>): writes the
+    /// journal's unfolded transactions into the tree, then enforces retention, in the
+    /// transaction a checkpoint commits just before it copies the log.
+    /// </summary>
+    public void Fold(WriteTransaction transaction, IReadOnlyList<byte[]> logRecords)
+    {
+        var tree = ChangeJournal.OpenOrCreate(transaction, _catalog);
+        ChangeJournal.Fold(transaction, tree, logRecords, _catalog.FilePath);
+        ChangeJournal.Trim(transaction, tree, Retention, DateTime.UtcNow, _catalog.FilePath);
     }
 
     /// <summary>Trims the journal in its own transaction; used before explicit checkpoints and on close.</summary>

@@ -1,15 +1,19 @@
 using BLite.Core.BTrees;
 using BLite.Core.Collections.Catalog;
 using BLite.Core.Storage;
+using BLite.Core.Transactions;
 
 namespace BLite.Core.ChangeFeed;
 
 /// <summary>
 /// The durable change journal: one B+ tree per database, rooted in the catalog anchor, holding
 /// every committed change of the collections that have a change feed, keyed by commit sequence
-/// (layout in <see cref="JournalRecord"/>). It is written by the transaction that made the
-/// changes, just before that transaction is sealed, so its entries are in the WAL record of the
-/// commit: they are durable exactly when the changes are, and a rollback leaves no trace.
+/// (layout in <see cref="JournalRecord"/>). The transaction that made the changes journals them
+/// just before it is sealed, so they are in the WAL record of the commit: durable exactly when
+/// the changes are, and a rollback leaves no trace. They travel as the commit's log record
+/// (<see cref="JournalLogRecord"/>) and reach the tree when a checkpoint folds them in; readers
+/// see the tree as of their snapshot followed by the records not yet folded as of it. Where the
+/// log carries no records (an encrypted database) they go into the tree in the transaction itself.
 /// </summary>
 internal static class ChangeJournal
 {
@@ -38,19 +42,49 @@ internal static class ChangeJournal
     /// </summary>
     public static JournalBounds ReadBounds(IPageReader pages, BTree? tree, string filePath)
     {
-        if (tree is null)
-        {
-            return new JournalBounds(1, 0);
-        }
-
         ulong firstRetained = 1;
-        if (tree.TryGet(pages, JournalRecord.StateKey, out var state))
+        if (tree is not null && tree.TryGet(pages, JournalRecord.StateKey, out var state))
         {
             firstRetained = JournalRecord.ReadState(state.Span).FirstRetained;
         }
 
-        return new JournalBounds(firstRetained, ReadTail(pages, tree, filePath).LastSequence);
+        return new JournalBounds(firstRetained, ReadTailWithRecords(pages, tree, filePath).LastSequence);
     }
+
+    /// <summary>As <see cref="ReadTail"/>, counting the transactions not yet folded into the tree as of the reader's snapshot.</summary>
+    public static JournalTail ReadTailWithRecords(IPageReader pages, BTree? tree, string filePath)
+    {
+        var tail = tree is null ? default : ReadTail(pages, tree, filePath);
+        var newest = pages switch
+        {
+            ReadTransaction read => read.SnapshotEngine.LastLogRecordAt(read.Snapshot),
+            WriteTransaction write => write.Engine.LastLogRecordAt(long.MaxValue),
+            _ => null,
+        };
+
+        if (newest is not null)
+        {
+            var last = JournalLogRecord.ReadTail(newest, filePath);
+            if (last.LastSequence > tail.LastSequence)
+            {
+                return last;
+            }
+        }
+
+        return tail;
+    }
+
+    /// <summary>
+    /// The journal's log records the snapshot of <paramref name="pages"/> sees unfolded, oldest
+    /// first. After a crash some may already be in the tree (the fold committed, the log was not
+    /// yet restarted): readers and the fold skip those by sequence.
+    /// </summary>
+    public static List<byte[]> UnfoldedRecords(IPageReader pages) => pages switch
+    {
+        ReadTransaction read => read.SnapshotEngine.LogRecordsAt(read.Snapshot),
+        WriteTransaction write => write.Engine.LogRecordsAt(long.MaxValue),
+        _ => [],
+    };
 
     /// <summary>
     /// The last committed sequence and the journal offset the next event takes (the end of the
@@ -75,18 +109,63 @@ internal static class ChangeJournal
     public static void Append(IPageWriter pages, BTree tree, IReadOnlyList<byte[]> records, long commitTicks, string filePath)
     {
         var tail = ReadTail(pages, tree, filePath);
-        var sequence = tail.LastSequence + 1;
-        var offset = tail.NextOffset;
+        Stamp(records, commitTicks, tail.NextOffset);
+        Insert(pages, tree, tail.LastSequence + 1, records);
+    }
+
+    /// <summary>
+    /// Stamps one committing transaction's event records as the next sequence and returns them as
+    /// its log record, for a log that carries records (<see cref="JournalLogRecord"/>).
+    /// </summary>
+    public static byte[] EncodeForLog(IPageReader pages, BTree? tree, List<byte[]> records, long commitTicks, string filePath)
+    {
+        var tail = ReadTailWithRecords(pages, tree, filePath);
+        var next = Stamp(records, commitTicks, tail.NextOffset);
+        return JournalLogRecord.Encode(tail.LastSequence + 1, next, records);
+    }
+
+    /// <summary>
+    /// Writes into the tree the transactions of <paramref name="logRecords"/> it does not hold yet
+    /// (a fold after a crash may meet some an earlier fold already wrote). Returns how many it wrote.
+    /// </summary>
+    public static int Fold(IPageWriter pages, BTree tree, IReadOnlyList<byte[]> logRecords, string filePath)
+    {
+        var last = ReadTail(pages, tree, filePath).LastSequence;
+        var folded = 0;
+        foreach (var logRecord in logRecords)
+        {
+            var sequence = JournalLogRecord.ReadTail(logRecord, filePath).LastSequence;
+            if (sequence > last)
+            {
+                Insert(pages, tree, sequence, JournalLogRecord.ReadEvents(logRecord, filePath));
+                last = sequence;
+                folded++;
+            }
+        }
+
+        return folded;
+    }
+
+    /// <summary>Sets each event's commit time, journal offset and last-event flag; returns the offset after the last one.</summary>
+    private static ulong Stamp(IReadOnlyList<byte[]> records, long commitTicks, ulong offset)
+    {
         for (var i = 0; i < records.Count; i++)
         {
-            var record = records[i];
-            JournalRecord.Stamp(record, last: i == records.Count - 1, commitTicks, offset);
-            if (!tree.Insert(pages, JournalRecord.Key(sequence, (uint)i), record))
+            JournalRecord.Stamp(records[i], last: i == records.Count - 1, commitTicks, offset);
+            offset += JournalRecord.Footprint(records[i].Length);
+        }
+
+        return offset;
+    }
+
+    private static void Insert(IPageWriter pages, BTree tree, ulong sequence, IReadOnlyList<byte[]> records)
+    {
+        for (var i = 0; i < records.Count; i++)
+        {
+            if (!tree.Insert(pages, JournalRecord.Key(sequence, (uint)i), records[i]))
             {
                 throw new InvalidOperationException($"Change journal sequence {sequence} is already in use.");
             }
-
-            offset += JournalRecord.Footprint(record.Length);
         }
     }
 
@@ -96,19 +175,78 @@ internal static class ChangeJournal
     /// </summary>
     public static void Read(IPageReader pages, BTree? tree, ChangeFeedToken after, int max, List<JournalEvent> into, string filePath)
     {
-        if (tree is null)
+        ulong treeLast = 0;
+        if (tree is not null)
         {
-            return;
+            var range = after.IsTransactionEnd
+                ? KeyRange.From(JournalRecord.Key(after.Sequence + 1, 0))
+                : KeyRange.From(JournalRecord.Key(after.Sequence, after.Index), inclusive: false);
+            var cursor = tree.Scan(pages, range);
+            while (into.Count < max && cursor.MoveNext())
+            {
+                var (sequence, index) = JournalRecord.ReadKey(cursor.Key, filePath);
+                into.Add(JournalRecord.Decode(sequence, index, cursor.Value.Span, filePath));
+            }
+
+            if (into.Count >= max)
+            {
+                return;
+            }
+
+            treeLast = ReadTail(pages, tree, filePath).LastSequence;
         }
 
-        var range = after.IsTransactionEnd
-            ? KeyRange.From(JournalRecord.Key(after.Sequence + 1, 0))
-            : KeyRange.From(JournalRecord.Key(after.Sequence, after.Index), inclusive: false);
-        var cursor = tree.Scan(pages, range);
-        while (into.Count < max && cursor.MoveNext())
+        foreach (var logRecord in UnfoldedRecords(pages))
         {
-            var (sequence, index) = JournalRecord.ReadKey(cursor.Key, filePath);
-            into.Add(JournalRecord.Decode(sequence, index, cursor.Value.Span, filePath));
+            var sequence = JournalLogRecord.ReadTail(logRecord, filePath).LastSequence;
+            if (sequence <= treeLast || sequence < after.FirstNeededSequence)
+            {
+                continue;
+            }
+
+            var events = JournalLogRecord.ReadEvents(logRecord, filePath);
+            var first = sequence == after.Sequence ? after.Index + 1 : 0;
+            for (var index = first; index < events.Count; index++)
+            {
+                if (into.Count >= max)
+                {
+                    return;
+                }
+
+                into.Add(JournalRecord.Decode(sequence, (uint)index, events[(int)index], filePath));
+            }
+        }
+    }
+
+    /// <summary>
+    /// The journal as the snapshot of <paramref name="pages"/> sees it, key by key: the tree's
+    /// entries (state and events), then the events of the transactions not yet folded into it.
+    /// </summary>
+    public static IEnumerable<(byte[] Key, byte[] Value)> Entries(IPageReader pages, BTree? tree, string filePath)
+    {
+        ulong treeLast = 0;
+        if (tree is not null)
+        {
+            var cursor = tree.Scan(pages, KeyRange.All);
+            while (cursor.MoveNext())
+            {
+                yield return (cursor.Key.ToArray(), cursor.Value.ToArray());
+            }
+
+            treeLast = ReadTail(pages, tree, filePath).LastSequence;
+        }
+
+        foreach (var logRecord in UnfoldedRecords(pages))
+        {
+            var sequence = JournalLogRecord.ReadTail(logRecord, filePath).LastSequence;
+            if (sequence > treeLast)
+            {
+                var events = JournalLogRecord.ReadEvents(logRecord, filePath);
+                for (var i = 0; i < events.Count; i++)
+                {
+                    yield return (JournalRecord.Key(sequence, (uint)i), events[i]);
+                }
+            }
         }
     }
 

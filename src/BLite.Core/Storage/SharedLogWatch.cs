@@ -27,6 +27,7 @@ internal sealed class SharedLogWatch
     private readonly Dictionary<uint, List<long>> _appendedFrames = [];
     private readonly IStorageDevice? _wal;
     private int _frameSize;
+    private int _pageSize;
     private uint _generation;
     private uint _salt;
     private long _scannedEnd;
@@ -44,6 +45,7 @@ internal sealed class SharedLogWatch
     public void Arm(WalScanResult scan, int pageSize)
     {
         _frameSize = WalFormat.FrameSize(pageSize);
+        _pageSize = pageSize;
         _generation = scan.Generation;
         _salt = scan.Salt;
         _scannedEnd = scan.HeaderValid ? scan.CommittedEnd : long.MaxValue;
@@ -144,14 +146,19 @@ internal sealed class SharedLogWatch
             && WalFormat.FrameGeneration(frame) == _generation
             && WalFormat.FrameSalt(frame) == _salt)
         {
-            var pageId = WalFormat.FramePageId(frame);
-            if (!_appendedFrames.TryGetValue(pageId, out var offsets))
+            // Record frames hold no page: only their length matters here.
+            if (!WalFormat.FrameIsRecord(frame))
             {
-                _appendedFrames[pageId] = offsets = [];
+                var pageId = WalFormat.FramePageId(frame);
+                if (!_appendedFrames.TryGetValue(pageId, out var offsets))
+                {
+                    _appendedFrames[pageId] = offsets = [];
+                }
+
+                offsets.Add(_scannedEnd);
             }
 
-            offsets.Add(_scannedEnd);
-            _scannedEnd += _frameSize;
+            _scannedEnd += WalFormat.FrameLength(frame, _pageSize);
         }
     }
 

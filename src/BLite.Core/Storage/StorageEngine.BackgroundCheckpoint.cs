@@ -216,8 +216,9 @@ internal sealed partial class StorageEngine
     private void FinishUnderWriterSlot(long copied, long started)
     {
         PersistCountersBeforeCheckpoint();
+        var folded = FoldLogRecordsBeforeCheckpoint();
         WaitDurable(_writtenLsn);
-        if (_wal.FrameCount == 0)
+        if (!folded || _wal.FrameCount == 0)
         {
             return;
         }

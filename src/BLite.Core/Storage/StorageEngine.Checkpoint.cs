@@ -22,8 +22,9 @@ internal sealed partial class StorageEngine
     private void CheckpointCore()
     {
         PersistCountersBeforeCheckpoint();
+        var folded = FoldLogRecordsBeforeCheckpoint();
         WaitDurable(_writtenLsn);
-        if (_wal.FrameCount == 0)
+        if (!folded || _wal.FrameCount == 0)
         {
             return;
         }

@@ -35,9 +35,10 @@ internal sealed partial class StorageEngine
     /// versions. Called by the writer-slot holder. Returns the log position the commit is durable
     /// at; in Full mode readers see the commit only once a flush reaches that position.
     /// <paramref name="bookkeeping"/> marks the engine's own transactions (the checkpoint's
-    /// counters), which the commit statistics do not count.
+    /// counters), which the commit statistics do not count. <paramref name="logRecord"/> is the
+    /// transaction's log record (see <see cref="SetLogRecordFolder"/>), if it has one.
     /// </summary>
-    internal long AppendCommit(ReadOnlySpan<uint> pageIds, ReadOnlySpan<byte[]> images, in CounterChanges counters, out bool checkpointDue, bool bookkeeping = false)
+    internal long AppendCommit(ReadOnlySpan<uint> pageIds, ReadOnlySpan<byte[]> images, in CounterChanges counters, out bool checkpointDue, bool bookkeeping = false, byte[]? logRecord = null)
     {
         ThrowIfUnwritable();
         var seq = _writtenSeq + 1;
@@ -53,7 +54,7 @@ internal sealed partial class StorageEngine
             long appended;
             try
             {
-                appended = _wal.Append(pageIds, images, seq, durableFrames, offsets);
+                appended = _wal.Append(pageIds, images, logRecord, seq, durableFrames, offsets);
             }
             catch (IOException exception)
             {
@@ -70,6 +71,7 @@ internal sealed partial class StorageEngine
                 }
 
                 PushCounters(counters, seq);
+                PushLogRecord(logRecord, seq);
                 _writtenSeq = seq;
                 _writtenLsn += appended;
                 _writtenFrames = _wal.FrameCount;

@@ -289,7 +289,10 @@ internal sealed partial class StorageEngine
         return BinaryPrimitives.ReadUInt64LittleEndian(bytes) | 1;
     }
 
-    /// <summary>Rebuilds the WAL index from the committed frames, then checkpoints them into the file.</summary>
+    /// <summary>
+    /// Rebuilds the WAL index from the committed frames, then checkpoints them into the file (once
+    /// their log records are folded, when there are any: see <see cref="CompleteRecovery"/>).
+    /// </summary>
     private void Recover(WalScanResult scan)
     {
         foreach (var frame in scan.CommittedFrames)
@@ -300,8 +303,11 @@ internal sealed partial class StorageEngine
 
         _writtenSeq = _publishedSeq = scan.TransactionCount;
         RecoveredTransactions = scan.TransactionCount;
-        _wal.AdoptRecovered(scan.Generation, (uint)scan.CommittedFrames.Count, scan.CommittedEnd);
-        CheckpointCore();
+        _wal.AdoptRecovered(scan.Generation, scan.Salt, scan.CommittedChecksum, scan.CommittedFrameCount, scan.CommittedEnd);
+        if (!AdoptRecoveredRecords(scan))
+        {
+            CheckpointCore();
+        }
     }
 
     /// <summary>A new database is its first transaction: header page and zeroed catalog page, through the WAL.</summary>

@@ -103,6 +103,7 @@ internal sealed partial class StorageEngine
             _walPages.Add(frame.PageId);
         }
 
+        AdoptRecoveredRecords(scan);
         _writtenSeq = _publishedSeq = scan.TransactionCount;
     }
 }

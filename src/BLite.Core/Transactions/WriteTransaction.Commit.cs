@@ -168,7 +168,7 @@ internal sealed partial class WriteTransaction
                 PageLayout.Seal(images[i], pageIds[i]);
             }
 
-            var lsn = _engine.AppendCommit(pageIds.AsSpan(0, count), images.AsSpan(0, count), _counters, out checkpointDue, bookkeeping: _nested);
+            var lsn = _engine.AppendCommit(pageIds.AsSpan(0, count), images.AsSpan(0, count), _counters, out checkpointDue, bookkeeping: _nested, LogRecord);
             checkpointDue &= !_nested;
             if (checkpointDue && _engine.ChecksPointsInBackground)
             {

@@ -56,6 +56,12 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
     internal int DirtyPageCount => _dirty.Count;
 
     /// <summary>
+    /// Bytes logged with the commit in record frames rather than as pages (the change journal's
+    /// events; see <see cref="StorageEngine.SetLogRecordFolder"/>). Set by a participant before the seal.
+    /// </summary>
+    internal byte[]? LogRecord { get; set; }
+
+    /// <summary>
     /// The participant of type <typeparamref name="T"/> attached to this transaction, created by
     /// <paramref name="create"/> on first use. One participant per transaction is all the
     /// layers above need (the change journal); a second kind would be refused here.

@@ -276,33 +276,35 @@ internal sealed partial class MapperEmitter
 
     private static string ScalarRead(ValueSpec value, string typeVariable, string label)
     {
-        var method = value.Kind switch
-        {
-            ValueKind.String => "ReadString",
-            ValueKind.Boolean => "ReadBoolean",
-            ValueKind.Double => "ReadDouble",
-            ValueKind.Single => "ReadSingle",
-            ValueKind.Int32 => "ReadInt32",
-            ValueKind.Int16 => "ReadInt16",
-            ValueKind.SByte => "ReadSByte",
-            ValueKind.Byte => "ReadByte",
-            ValueKind.UInt16 => "ReadUInt16",
-            ValueKind.Char => "ReadChar",
-            ValueKind.Int64 => "ReadInt64",
-            ValueKind.UInt32 => "ReadUInt32",
-            ValueKind.UInt64 => "ReadUInt64",
-            ValueKind.Decimal => "ReadDecimal",
-            ValueKind.Guid => "ReadGuid",
-            ValueKind.ObjectId => "ReadObjectId",
-            ValueKind.DateTime => "ReadDateTime",
-            ValueKind.DateTimeOffset => "ReadDateTimeOffset",
-            ValueKind.TimeSpan => "ReadTimeSpan",
-            ValueKind.DateOnly => "ReadDateOnly",
-            ValueKind.TimeOnly => "ReadTimeOnly",
-            ValueKind.Float32Vector or ValueKind.Float32VectorMemory => "ReadFloat32Vector",
-            _ => "ReadBinary",
-        };
         var suppress = value.IsReferenceType ? "!" : "";
-        return $"{MemberReader}{method}(ref reader, {typeVariable}, {label}){suppress}";
+        return $"{MemberReader}{ScalarReadMethod(value)}(ref reader, {typeVariable}, {label}){suppress}";
     }
+
+    /// <summary>The typed read of a scalar, named alike in BsonMemberReader and JsonbMemberReader.</summary>
+    private static string ScalarReadMethod(ValueSpec value) => value.Kind switch
+    {
+        ValueKind.String => "ReadString",
+        ValueKind.Boolean => "ReadBoolean",
+        ValueKind.Double => "ReadDouble",
+        ValueKind.Single => "ReadSingle",
+        ValueKind.Int32 => "ReadInt32",
+        ValueKind.Int16 => "ReadInt16",
+        ValueKind.SByte => "ReadSByte",
+        ValueKind.Byte => "ReadByte",
+        ValueKind.UInt16 => "ReadUInt16",
+        ValueKind.Char => "ReadChar",
+        ValueKind.Int64 => "ReadInt64",
+        ValueKind.UInt32 => "ReadUInt32",
+        ValueKind.UInt64 => "ReadUInt64",
+        ValueKind.Decimal => "ReadDecimal",
+        ValueKind.Guid => "ReadGuid",
+        ValueKind.ObjectId => "ReadObjectId",
+        ValueKind.DateTime => "ReadDateTime",
+        ValueKind.DateTimeOffset => "ReadDateTimeOffset",
+        ValueKind.TimeSpan => "ReadTimeSpan",
+        ValueKind.DateOnly => "ReadDateOnly",
+        ValueKind.TimeOnly => "ReadTimeOnly",
+        ValueKind.Float32Vector or ValueKind.Float32VectorMemory => "ReadFloat32Vector",
+        _ => "ReadBinary",
+    };
 }

@@ -5,6 +5,8 @@ namespace BLite.Generators.Emitting;
 
 internal sealed partial class MapperEmitter
 {
+    private static readonly WriteTarget BsonTarget = new("Write", $"ref {WriterType} writer", "ref writer");
+
     private void EmitWriteMethods(ObjectTypeSpec type)
     {
         var w = _writer;
@@ -39,20 +41,20 @@ internal sealed partial class MapperEmitter
 
         if (type.IsPolymorphic)
         {
-            EmitPolymorphicWrite(type);
+            EmitPolymorphicWrite(type, BsonTarget);
         }
     }
 
-    private void EmitPolymorphicWrite(ObjectTypeSpec type)
+    private void EmitPolymorphicWrite(ObjectTypeSpec type, WriteTarget target)
     {
         var w = _writer;
-        w.Open($"private void Write{type.MethodSuffix}Any({type.TypeName} value, ref {WriterType} writer, int depth)");
+        w.Open($"private void {target.Prefix}{type.MethodSuffix}Any({type.TypeName} value, {target.Parameter}, int depth)");
         w.Open("switch (value)");
         foreach (var derived in type.DerivedTypes)
         {
             var derivedType = _spec.Types[derived.TypeIndex];
             w.Line($"case {derived.TypeName} derived:");
-            w.Line($"    Write{derivedType.MethodSuffix}(derived, ref writer, depth, {Literals.Utf8(derived.Discriminator)});");
+            w.Line($"    {target.Prefix}{derivedType.MethodSuffix}(derived, {target.Argument}, depth, {Literals.Utf8(derived.Discriminator)});");
             w.Line("    return;");
         }
 
@@ -63,7 +65,7 @@ internal sealed partial class MapperEmitter
             w.Line($"throw global::BLite.Bson.Mapping.BsonMappingGuard.UndeclaredDerivedType(value, {Literals.String(type.DisplayName)});");
             w.Close();
             w.Line();
-            w.Line(WriteCall(type, polymorphic: false, "value", "depth") + ";");
+            w.Line(WriteCall(type, polymorphic: false, "value", "depth", target) + ";");
         }
         else
         {
@@ -74,16 +76,16 @@ internal sealed partial class MapperEmitter
         w.Line();
     }
 
-    private static string WriteCall(ObjectTypeSpec type, bool polymorphic, string value, string depth)
+    private static string WriteCall(ObjectTypeSpec type, bool polymorphic, string value, string depth, WriteTarget target)
     {
         if (polymorphic)
         {
-            return $"Write{type.MethodSuffix}Any({value}, ref writer, {depth})";
+            return $"{target.Prefix}{type.MethodSuffix}Any({value}, {target.Argument}, {depth})";
         }
 
         return type.IsDerivedType
-            ? $"Write{type.MethodSuffix}({value}, ref writer, {depth}, default)"
-            : $"Write{type.MethodSuffix}({value}, ref writer, {depth})";
+            ? $"{target.Prefix}{type.MethodSuffix}({value}, {target.Argument}, {depth}, default)"
+            : $"{target.Prefix}{type.MethodSuffix}({value}, {target.Argument}, {depth})";
     }
 
     /// <summary>
@@ -129,7 +131,7 @@ internal sealed partial class MapperEmitter
             case ValueKind.Object:
                 w.Line(string.Format(CultureInfo.InvariantCulture, header, "Document"));
                 var type = _spec.Types[value.TypeIndex];
-                w.Line(WriteCall(type, value.IsPolymorphic, expression, "depth + " + (level + 1).ToString(CultureInfo.InvariantCulture)) + ";");
+                w.Line(WriteCall(type, value.IsPolymorphic, expression, "depth + " + (level + 1).ToString(CultureInfo.InvariantCulture), BsonTarget) + ";");
                 return;
             case ValueKind.Collection:
                 WriteCollection(value, expression, header, level);
@@ -232,4 +234,7 @@ internal sealed partial class MapperEmitter
         ValueKind.Collection or ValueKind.Dictionary => 1 + Nesting(value.Element!),
         _ => 0,
     };
+
+    /// <summary>Which writer methods a call goes to: C-BSON (<c>Write…(…, ref writer, …)</c>) or jsonb (<c>JsonbWrite…(…, writer, …)</c>).</summary>
+    private readonly record struct WriteTarget(string Prefix, string Parameter, string Argument);
 }

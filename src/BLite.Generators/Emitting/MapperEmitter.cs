@@ -64,7 +64,7 @@ internal sealed partial class MapperEmitter
 
         w.Line($"/// <summary>Compile-time C-BSON mapper for <see cref=\"{_spec.DocumentTypeName}\"/> and every type it reaches.</summary>");
         w.Line("[global::System.CodeDom.Compiler.GeneratedCode(\"BLite.Generators\", \"1.0.0\")]");
-        w.Open($"internal sealed class {_spec.MapperName} : global::BLite.Bson.Mapping.IDocumentMapper<{_spec.IdTypeName}, {_spec.DocumentTypeName}>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper, global::BLite.Bson.Mapping.IMemberReaderProvider");
+        w.Open($"internal sealed class {_spec.MapperName} : global::BLite.Bson.Mapping.IDocumentMapper<{_spec.IdTypeName}, {_spec.DocumentTypeName}>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper, global::BLite.Bson.Mapping.IMemberReaderProvider, " + JsonbInterfaceName);
         EmitFields();
         EmitConstructor();
         EmitInterfaceMembers();
@@ -78,6 +78,8 @@ internal sealed partial class MapperEmitter
         {
             EmitReadMethods(_spec.Types[i], i);
         }
+
+        EmitJsonb();
 
         var first = true;
         foreach (var accessor in _accessors.Values)
@@ -187,7 +189,7 @@ internal sealed partial class MapperEmitter
         w.Line();
         w.Open($"public void Serialize({document} document, ref {WriterType} writer)");
         w.Line("global::System.ArgumentNullException.ThrowIfNull(document);");
-        w.Line(WriteCall(Root, Root.IsPolymorphic, "document", "1") + ";");
+        w.Line(WriteCall(Root, Root.IsPolymorphic, "document", "1", BsonTarget) + ";");
         w.Close();
         w.Line();
         w.Line($"public {document} Deserialize(ref {ReaderType} reader) => {ReadCall(0, Root.IsPolymorphic)};");

@@ -1,6 +1,7 @@
 using System.Buffers.Text;
 using System.Text.Json;
 using BLite.Bson;
+using BLite.Bson.Jsonb;
 
 namespace BLite.PostgreSql.Jsonb;
 
@@ -14,9 +15,6 @@ namespace BLite.PostgreSql.Jsonb;
 /// </summary>
 internal static partial class JsonbReader
 {
-    /// <summary>Length of <see cref="JsonbTags.DateFormat"/> text: <c>2024-02-29T23:59:59.1234567</c>.</summary>
-    private const int DateTextLength = 27;
-
     private static bool TryWriteCommonTag(ref Utf8JsonReader json, ref BsonSpanWriter bson, ushort fieldId, bool isItem)
     {
         var reader = json;
@@ -33,7 +31,7 @@ internal static partial class JsonbReader
 
         if (tag.SequenceEqual("$decimal"u8))
         {
-            if (reader.TokenType != JsonTokenType.Number || !TryParseDecimal(reader.ValueSpan, out var value) || !End(ref reader))
+            if (reader.TokenType != JsonTokenType.Number || !JsonbTextParsing.TryParseDecimal(reader.ValueSpan, out var value) || !End(ref reader))
             {
                 return false;
             }
@@ -102,77 +100,11 @@ internal static partial class JsonbReader
             && reader.Read() && reader.TokenType == JsonTokenType.Number && reader.TryGetInt32(out value);
     }
 
-    /// <summary>Plain digits with an optional sign and fraction, as numeric prints them: the coefficient and scale kept exactly.</summary>
-    private static bool TryParseDecimal(ReadOnlySpan<byte> text, out BsonDecimal128 value)
-    {
-        value = default;
-        var negative = text is [(byte)'-', ..];
-        var digits = 0;
-        var scale = -1;
-        UInt128 coefficient = 0;
-        foreach (var c in negative ? text[1..] : text)
-        {
-            if (c == '.' && scale < 0)
-            {
-                scale = 0;
-                continue;
-            }
-
-            if (c is < (byte)'0' or > (byte)'9' || ++digits > 34)
-            {
-                return false;
-            }
-
-            coefficient = (coefficient * 10) + (uint)(c - '0');
-            scale += scale >= 0 ? 1 : 0;
-        }
-
-        if (digits == 0 || scale == 0)
-        {
-            return false;
-        }
-
-        value = BsonDecimal128.FromParts(negative, coefficient, scale < 0 ? 0 : -scale);
-        return true;
-    }
-
-    /// <summary>The fixed-width <see cref="JsonbTags.DateFormat"/> text the reader stands on, as a clock reading (Kind unspecified).</summary>
+    /// <summary>The fixed-width date text the reader stands on, as a clock reading (Kind unspecified).</summary>
     private static bool TryReadDate(ref Utf8JsonReader reader, out DateTime clock)
     {
         clock = default;
-        if (reader.TokenType != JsonTokenType.String || reader.ValueIsEscaped || reader.ValueSpan.Length != DateTextLength)
-        {
-            return false;
-        }
-
-        var t = reader.ValueSpan;
-        if (t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' || t[16] != ':' || t[19] != '.'
-            || !TryDigits(t[..4], out var year) || !TryDigits(t.Slice(5, 2), out var month) || !TryDigits(t.Slice(8, 2), out var day)
-            || !TryDigits(t.Slice(11, 2), out var hour) || !TryDigits(t.Slice(14, 2), out var minute) || !TryDigits(t.Slice(17, 2), out var second)
-            || !TryDigits(t[20..], out var fraction)
-            || year < 1 || month is < 1 or > 12 || day < 1 || day > DateTime.DaysInMonth(year, month) || hour > 23 || minute > 59 || second > 59)
-        {
-            return false;
-        }
-
-        clock = new DateTime(year, month, day, hour, minute, second).AddTicks(fraction);
-        return true;
-    }
-
-    private static bool TryDigits(ReadOnlySpan<byte> text, out int value)
-    {
-        value = 0;
-        foreach (var c in text)
-        {
-            if (c is < (byte)'0' or > (byte)'9')
-            {
-                return false;
-            }
-
-            value = (value * 10) + (c - '0');
-        }
-
-        return true;
+        return reader.TokenType == JsonTokenType.String && !reader.ValueIsEscaped && JsonbTextParsing.TryParseDate(reader.ValueSpan, out clock);
     }
 
     private static ReadOnlySpan<char> Ascii(ReadOnlySpan<byte> text, Span<char> buffer)

@@ -38,9 +38,9 @@ internal static class JsonbTags
     public const string Id = "$id";
 
     /// <summary>Date text with seven fixed fraction digits: ordinal string order is tick order.</summary>
-    public const string DateFormat = "yyyy-MM-dd'T'HH:mm:ss.fffffff";
+    public const string DateFormat = BLite.Bson.Jsonb.JsonbMemberWriter.DateFormat;
 
-    public const string DateOnlyFormat = "yyyy-MM-dd";
+    public const string DateOnlyFormat = BLite.Bson.Jsonb.JsonbMemberWriter.DateOnlyFormat;
 
     /// <summary>The stored key of a field name: one more <c>$</c> in front of a name that starts with <c>$</c>.</summary>
     public static string EscapeName(string name) => name.StartsWith('$') ? "$" + name : name;

@@ -1,6 +1,6 @@
-using System.Globalization;
 using System.Text.Json;
 using BLite.Bson;
+using BLite.Bson.Jsonb;
 
 namespace BLite.PostgreSql.Jsonb;
 
@@ -59,24 +59,22 @@ internal static class JsonbWriter
                 json.WriteBooleanValue(reader.ReadBoolean());
                 break;
             case BsonType.String:
-                WriteString(json, reader.ReadString());
+                JsonbMemberWriter.WriteString(json, reader.ReadString());
                 break;
             case BsonType.Int32:
                 json.WriteNumberValue(reader.ReadInt32());
                 break;
             case BsonType.Double:
-                WriteDouble(json, reader.ReadDouble());
+                JsonbMemberWriter.WriteDouble(json, reader.ReadDouble());
                 break;
             case BsonType.Int64:
-                Tagged(json, JsonbTags.Long).WriteNumberValue(reader.ReadInt64());
-                json.WriteEndObject();
+                JsonbMemberWriter.WriteInt64(json, reader.ReadInt64());
                 break;
             case BsonType.UInt64:
-                Tagged(json, JsonbTags.ULong).WriteNumberValue(reader.ReadUInt64());
-                json.WriteEndObject();
+                JsonbMemberWriter.WriteUInt64(json, reader.ReadUInt64());
                 break;
             case BsonType.Decimal128:
-                WriteDecimal(json, reader.ReadDecimal128());
+                JsonbMemberWriter.WriteDecimal128(json, reader.ReadDecimal128());
                 break;
             case BsonType.Document:
                 WriteDocument(ref reader, json, fields);
@@ -85,39 +83,30 @@ internal static class JsonbWriter
                 WriteArray(ref reader, json, fields);
                 break;
             case BsonType.DateTime:
-                var dateTime = reader.ReadDateTime();
-                WriteInstant(Tagged(json, JsonbTags.Date), dateTime);
-                json.WriteNumber(JsonbTags.Kind, (int)dateTime.Kind);
-                json.WriteEndObject();
+                JsonbMemberWriter.WriteDateTime(json, reader.ReadDateTime());
                 break;
             case BsonType.DateTimeOffset:
-                var offset = reader.ReadDateTimeOffset();
-                WriteInstant(Tagged(json, JsonbTags.DateTimeOffset), offset.UtcDateTime);
-                json.WriteNumber(JsonbTags.Offset, (int)(offset.Offset.Ticks / TimeSpan.TicksPerMinute));
-                json.WriteEndObject();
+                JsonbMemberWriter.WriteDateTimeOffset(json, reader.ReadDateTimeOffset());
                 break;
             case BsonType.UtcDateTime:
                 Tagged(json, JsonbTags.UtcDate).WriteNumberValue(reader.ReadUtcDateTimeMilliseconds());
                 json.WriteEndObject();
                 break;
             case BsonType.TimeSpan:
-                Tagged(json, JsonbTags.TimeSpan).WriteNumberValue(reader.ReadTimeSpan().Ticks);
-                json.WriteEndObject();
+                JsonbMemberWriter.WriteTimeSpan(json, reader.ReadTimeSpan());
                 break;
             case BsonType.DateOnly:
-                Tagged(json, JsonbTags.DateOnly).WriteStringValue(reader.ReadDateOnly().ToString(JsonbTags.DateOnlyFormat, CultureInfo.InvariantCulture));
-                json.WriteEndObject();
+                JsonbMemberWriter.WriteDateOnly(json, reader.ReadDateOnly());
                 break;
             case BsonType.TimeOnly:
-                Tagged(json, JsonbTags.TimeOnly).WriteNumberValue(reader.ReadTimeOnly().Ticks);
-                json.WriteEndObject();
+                JsonbMemberWriter.WriteTimeOnly(json, reader.ReadTimeOnly());
                 break;
             case BsonType.ObjectId:
-                Tagged(json, JsonbTags.ObjectId).WriteStringValue(reader.ReadObjectId().ToString());
-                json.WriteEndObject();
+                JsonbMemberWriter.WriteObjectId(json, reader.ReadObjectId());
                 break;
             case BsonType.Binary:
-                WriteBinary(ref reader, json);
+                var bytes = reader.ReadBinary(out var subtype);
+                JsonbMemberWriter.WriteBinary(json, bytes, subtype);
                 break;
             case BsonType.Regex:
                 var regex = reader.ReadRegex();
@@ -143,18 +132,18 @@ internal static class JsonbWriter
                 break;
             case BsonType.Symbol:
                 Tagged(json, JsonbTags.Symbol);
-                WriteString(json, reader.ReadString());
+                JsonbMemberWriter.WriteString(json, reader.ReadString());
                 json.WriteEndObject();
                 break;
             case BsonType.JavaScript:
                 Tagged(json, JsonbTags.Code);
-                WriteString(json, reader.ReadString());
+                JsonbMemberWriter.WriteString(json, reader.ReadString());
                 json.WriteEndObject();
                 break;
             case BsonType.JavaScriptWithScope:
                 var end = reader.BeginJavaScriptWithScope(out var code);
                 Tagged(json, JsonbTags.Code);
-                WriteString(json, code);
+                JsonbMemberWriter.WriteString(json, code);
                 json.WritePropertyName(JsonbTags.Scope);
                 WriteDocument(ref reader, json, fields);
                 reader.EndJavaScriptWithScope(end);
@@ -163,7 +152,7 @@ internal static class JsonbWriter
             case BsonType.DbPointer:
                 var pointer = reader.ReadDbPointer();
                 Tagged(json, JsonbTags.DbPointer);
-                WriteString(json, pointer.Namespace);
+                JsonbMemberWriter.WriteString(json, pointer.Namespace);
                 json.WriteString(JsonbTags.Id, pointer.Id.ToString());
                 json.WriteEndObject();
                 break;
@@ -172,84 +161,10 @@ internal static class JsonbWriter
         }
     }
 
-    /// <summary>The fixed-width date text, formatted straight to UTF-8 (dates are in most documents).</summary>
-    private static void WriteInstant(Utf8JsonWriter json, DateTime value)
-    {
-        Span<byte> text = stackalloc byte[32];
-        if (!value.TryFormat(text, out var written, JsonbTags.DateFormat, CultureInfo.InvariantCulture))
-        {
-            throw new InvalidOperationException($"The date {value:O} does not fit its jsonb text form.");
-        }
-
-        json.WriteStringValue(text[..written]);
-    }
-
     private static Utf8JsonWriter Tagged(Utf8JsonWriter json, string tag)
     {
         json.WriteStartObject();
         json.WritePropertyName(tag);
         return json;
-    }
-
-    /// <summary>PostgreSQL text cannot hold U+0000; such a string is kept as its UTF-8 bytes.</summary>
-    private static void WriteString(Utf8JsonWriter json, string value)
-    {
-        if (value.Contains('\0', StringComparison.Ordinal))
-        {
-            Tagged(json, JsonbTags.Utf8).WriteBase64StringValue(System.Text.Encoding.UTF8.GetBytes(value));
-            json.WriteEndObject();
-            return;
-        }
-
-        json.WriteStringValue(value);
-    }
-
-    private static void WriteBinary(ref BsonSpanReader reader, Utf8JsonWriter json)
-    {
-        var bytes = reader.ReadBinary(out var subtype);
-        if (subtype == BsonBinarySubtype.Uuid && bytes.Length == 16)
-        {
-            Tagged(json, JsonbTags.Uuid).WriteStringValue(new Guid(bytes, bigEndian: true).ToString());
-            json.WriteEndObject();
-            return;
-        }
-
-        Tagged(json, JsonbTags.Binary).WriteBase64StringValue(bytes);
-        json.WriteNumber(JsonbTags.Subtype, (byte)subtype);
-        json.WriteEndObject();
-    }
-
-    /// <summary>
-    /// A finite double other than -0.0 is a plain number in positional notation with a fraction
-    /// (jsonb would turn <c>1E+20</c> into an integer and lose that it was a double); the others
-    /// are tagged text.
-    /// </summary>
-    private static void WriteDouble(Utf8JsonWriter json, double value)
-    {
-        if (!double.IsFinite(value) || (value == 0 && double.IsNegative(value)))
-        {
-            Tagged(json, JsonbTags.Double).WriteStringValue(double.IsNaN(value) ? "NaN" : value.ToString("R", CultureInfo.InvariantCulture));
-            json.WriteEndObject();
-            return;
-        }
-
-        json.WriteRawValue(JsonbNumbers.PositionalDouble(value), skipInputValidation: true);
-    }
-
-    /// <summary>A decimal keeps its scale as a jsonb number (numeric keeps trailing zeros); NaN, infinities, -0 and exponents are tagged text.</summary>
-    private static void WriteDecimal(Utf8JsonWriter json, BsonDecimal128 value)
-    {
-        var text = value.ToString();
-        Tagged(json, JsonbTags.Decimal);
-        if (JsonbNumbers.IsPlainDecimal(text))
-        {
-            json.WriteRawValue(text, skipInputValidation: true);
-        }
-        else
-        {
-            json.WriteStringValue(text);
-        }
-
-        json.WriteEndObject();
     }
 }

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using BLite.Bson;
+using BLite.Bson.Jsonb;
 using BLite.PostgreSql.Jsonb;
 
 namespace BLite.PostgreSql.Storage;
@@ -27,12 +28,33 @@ internal static class JsonbText
 
     public static byte[] Write(ReadOnlySpan<byte> document, BsonFieldDictionary fields)
     {
+        var writer = Begin();
+        JsonbWriter.WriteDocument(document, writer, fields);
+        return Finish(writer);
+    }
+
+    /// <summary>The document written straight from the object by its generated mapper: no C-BSON step.</summary>
+    public static byte[] Write<T>(IJsonbDocumentMapper<T> mapper, T document)
+        where T : class
+    {
+        var writer = Begin();
+        mapper.WriteJsonb(document, writer);
+        return Finish(writer);
+    }
+
+    private static Utf8JsonWriter Begin()
+    {
         var buffer = t_buffer ??= new ArrayBufferWriter<byte>(4096);
         buffer.ResetWrittenCount();
         var writer = t_writer ??= new Utf8JsonWriter(buffer, Options);
         writer.Reset(buffer);
-        JsonbWriter.WriteDocument(document, writer, fields);
+        return writer;
+    }
+
+    private static byte[] Finish(Utf8JsonWriter writer)
+    {
         writer.Flush();
+        var buffer = t_buffer!;
         var text = buffer.WrittenSpan.ToArray();
         if (buffer.Capacity > RetainedCapacity)
         {

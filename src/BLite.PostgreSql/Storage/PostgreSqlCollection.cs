@@ -1,4 +1,5 @@
 using BLite.Bson;
+using BLite.Bson.Jsonb;
 using BLite.Linq;
 using BLite.PostgreSql.Jsonb;
 using BLite.Providers;
@@ -19,6 +20,7 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
     private readonly PostgreSqlStore _store;
     private readonly DocumentCollection<TId, T> _collection;
     private readonly IdPolicy<TId> _ids;
+    private readonly IJsonbDocumentMapper<T>? _jsonb;
     private readonly string _table;
     private readonly string _sequence;
     private readonly string _insertSql;
@@ -36,6 +38,7 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
         _store = store;
         _collection = collection;
         _ids = collection.Ids;
+        _jsonb = collection.Mapper as IJsonbDocumentMapper<T>;
         _table = SqlNames.Quote(collection.Name);
         _sequence = SqlNames.Quote(collection.Name + "_id_seq");
         _insertSql = $"INSERT INTO {_table} (id, doc) VALUES ($1, $2) ON CONFLICT DO NOTHING";
@@ -78,9 +81,17 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
 
     internal NpgsqlParameter IdParameter(TId id) => new() { Value = SqlNames.IdValue(_ids.ToKey(id)) };
 
-    /// <summary>The document as BLite jsonb: the generated mapper's C-BSON, transcoded in one walk.</summary>
+    /// <summary>
+    /// The document as BLite jsonb: written straight from the object by a generated mapper; a
+    /// hand-written mapper's C-BSON is transcoded in one walk.
+    /// </summary>
     internal NpgsqlParameter DocumentParameter(T document)
     {
+        if (_jsonb is not null)
+        {
+            return new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Jsonb, Value = JsonbText.Write(_jsonb, document) };
+        }
+
         using var bson = DocumentBuffer.Rent();
         var writer = new BsonSpanWriter(bson);
         _collection.Mapper.Serialize(document, ref writer);
@@ -90,6 +101,11 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
 
     internal T Deserialize(byte[] jsonb)
     {
+        if (_jsonb is not null)
+        {
+            return _jsonb.ReadJsonb(jsonb);
+        }
+
         using var bson = DocumentBuffer.Rent();
         var writer = new BsonSpanWriter(bson);
         JsonbReader.ReadDocument(jsonb, ref writer, _store.Context.FieldDictionary);

@@ -1,4 +1,6 @@
 using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using BLite.Bson;
 using BLite.Bson.Mapping;
 using BLite.Core.Query;
@@ -22,6 +24,7 @@ internal sealed class ProjectedRowReader
     private readonly ushort[] _topIds;
     private readonly Slot[] _top;
     private readonly (MappedField Field, Slot Slot)[] _nested;
+    private readonly Slot[] _members;
     private readonly int[] _computed;
     private readonly FieldProjection? _fallback;
     private readonly IReadOnlyList<Type> _types;
@@ -34,6 +37,7 @@ internal sealed class ProjectedRowReader
         _topIds = top.Select(t => t.Id).ToArray();
         _top = top.Select(t => t.Slot).ToArray();
         _nested = nested.ToArray();
+        _members = [.. _top, .. _nested.Select(n => n.Slot)];
         _computed = computed.ToArray();
         _fallback = fallback;
         _types = types;
@@ -57,7 +61,7 @@ internal sealed class ProjectedRowReader
         {
             if (values[i] is FieldValue field && FindField(mapper, field.Path.Path) is { } mapped && provider.GetMemberReader(mapped.MemberPath) is { } reader)
             {
-                var slot = new Slot(i, reader, types[i]);
+                var slot = new Slot(i, reader, types[i], mapped.MemberPath);
                 if (mapped.FieldIds.Length == 1 && top.Count < MaxSinglePassSlots)
                 {
                     top.Add((mapped.FieldIds[0], slot));
@@ -85,6 +89,26 @@ internal sealed class ProjectedRowReader
             if (!field.IsMultiValued && string.Equals(field.FieldPath, storedPath, StringComparison.Ordinal))
             {
                 return field;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>The number of slots (projected values) in a row.</summary>
+    public int Width => _width;
+
+    /// <summary>True when every slot is a stored member with a typed reader (nothing is computed).</summary>
+    public bool ReadsOnlyMembers => _computed.Length == 0;
+
+    /// <summary>The typed reader and member path of <paramref name="slot"/>, or null for a computed slot.</summary>
+    public (MemberReader Reader, string MemberPath)? MemberAt(int slot)
+    {
+        foreach (var candidate in _members)
+        {
+            if (candidate.Index == slot)
+            {
+                return (candidate.Reader, candidate.MemberPath);
             }
         }
 
@@ -121,7 +145,7 @@ internal sealed class ProjectedRowReader
         return row;
     }
 
-    /// <summary>One walk over the document's fields, stopping as soon as every wanted member was met.</summary>
+    /// <summary>One walk over the document's fields, decoding each wanted member as it is met and stopping when all were.</summary>
     private void ReadTopLevel(ReadOnlySpan<byte> document, object?[] row)
     {
         var reader = new BsonSpanReader(document);
@@ -158,6 +182,52 @@ internal sealed class ProjectedRowReader
         }
     }
 
+    /// <summary>
+    /// Where each member slot's value starts in <paramref name="document"/> and its type, without
+    /// decoding it; -1 for a member that is null or missing, as a path that reaches nothing reads
+    /// null. Computed slots are left at -1.
+    /// </summary>
+    public void Locate(ReadOnlySpan<byte> document, Span<int> offsets, Span<BsonType> types)
+    {
+        offsets.Fill(-1);
+        if (_top.Length > 0)
+        {
+            LocateTopLevel(document, offsets, types);
+        }
+
+        foreach (var (field, slot) in _nested)
+        {
+            if (field.TryLocate(document, out var type, out var raw) && type != BsonType.Null)
+            {
+                offsets[slot.Index] = (int)Unsafe.ByteOffset(ref MemoryMarshal.GetReference(document), ref MemoryMarshal.GetReference(raw));
+                types[slot.Index] = type;
+            }
+        }
+    }
+
+    /// <summary>As <see cref="ReadTopLevel"/>, recording where each wanted member starts instead of decoding it.</summary>
+    private void LocateTopLevel(ReadOnlySpan<byte> document, Span<int> offsets, Span<BsonType> types)
+    {
+        var reader = new BsonSpanReader(document);
+        reader.ReadDocumentStart();
+        var pending = _top.Length == 64 ? ulong.MaxValue : (1UL << _top.Length) - 1;
+        while (pending != 0 && reader.TryReadFieldHeader(out var type, out var id))
+        {
+            var k = Array.IndexOf(_topIds, id);
+            if (k >= 0 && (pending & (1UL << k)) != 0)
+            {
+                pending &= ~(1UL << k);
+                if (type != BsonType.Null)
+                {
+                    offsets[_top[k].Index] = reader.Position;
+                    types[_top[k].Index] = type;
+                }
+            }
+
+            reader.SkipValue(type);
+        }
+    }
+
     private object? Convert(object? value, Slot slot)
     {
         if (value is null)
@@ -174,8 +244,10 @@ internal sealed class ProjectedRowReader
         return value.GetType() == (slot.NullableOf ?? slot.Target) ? value : ValueConversion.Convert(value, slot.Target, isChecked: false);
     }
 
-    private sealed class Slot(int index, MemberReader reader, Type target)
+    private sealed class Slot(int index, MemberReader reader, Type target, string memberPath)
     {
+        public string MemberPath { get; } = memberPath;
+
         public int Index { get; } = index;
 
         public MemberReader Reader { get; } = reader;

@@ -49,8 +49,19 @@ public sealed class FidelityTests(PostgresCluster cluster)
     {
         using var database = new ProviderDatabase(cluster, provider);
         using var context = new ProviderContext(database.Options());
-        var probe = Probe();
+        var probe = Extremes(Probe());
         probe.Id = "extremes";
+        context.Probes.Insert(probe);
+
+        var copy = context.Probes.FindById("extremes");
+
+        Assert.NotNull(copy);
+        Assert.Equal(MapperBytes.Of(context.Probes.Mapper, probe), MapperBytes.Of(context.Probes.Mapper, copy));
+    }
+
+    /// <summary>The probe with the extreme value of each kind that has one.</summary>
+    internal static Probe Extremes(Probe probe)
+    {
         probe.Utc = DateTime.MaxValue;
         probe.Unspecified = DateTime.MinValue;
         probe.Offset = new DateTimeOffset(1, 1, 1, 14, 0, 0, TimeSpan.FromHours(14));
@@ -63,12 +74,7 @@ public sealed class FidelityTests(PostgresCluster cluster)
         probe.NotANumber = double.NegativeInfinity;
         probe.Span = TimeSpan.MinValue;
         probe.Text = "nul\0inside \"quoted\" \\ \u00e9\U0001F600";
-        context.Probes.Insert(probe);
-
-        var copy = context.Probes.FindById("extremes");
-
-        Assert.NotNull(copy);
-        Assert.Equal(MapperBytes.Of(context.Probes.Mapper, probe), MapperBytes.Of(context.Probes.Mapper, copy));
+        return probe;
     }
 
     internal static Probe Probe() => new()

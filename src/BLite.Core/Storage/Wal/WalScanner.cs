@@ -7,6 +7,9 @@ namespace BLite.Core.Storage.Wal;
 /// <summary>A committed frame found by recovery.</summary>
 internal readonly record struct RecoveredFrame(uint PageId, long ImageOffset, int Transaction);
 
+/// <summary>The record payload of a committed transaction found by recovery (its record frames' payloads, joined).</summary>
+internal readonly record struct RecoveredRecord(int Transaction, byte[] Payload);
+
 /// <summary>What recovery found in a WAL.</summary>
 internal sealed class WalScanResult
 {
@@ -21,7 +24,17 @@ internal sealed class WalScanResult
 
     public uint Salt { get; init; }
 
+    /// <summary>The committed page frames.</summary>
     public List<RecoveredFrame> CommittedFrames { get; } = [];
+
+    /// <summary>The committed transactions' record payloads, in commit order.</summary>
+    public List<RecoveredRecord> CommittedRecords { get; } = [];
+
+    /// <summary>Every committed frame, page and record frames alike.</summary>
+    public uint CommittedFrameCount { get; set; }
+
+    /// <summary>The chained checksum of the last committed frame (the seed of the next frame appended).</summary>
+    public uint CommittedChecksum { get; set; }
 
     public int TransactionCount { get; set; }
 
@@ -29,7 +42,7 @@ internal sealed class WalScanResult
     public int DiscardedFrames { get; set; }
 
     /// <summary>Where the committed frames end: the offset the next frame of this generation would go to.</summary>
-    public long CommittedEnd => WalFormat.HeaderSize + ((long)CommittedFrames.Count * WalFormat.FrameSize(PageSize));
+    public long CommittedEnd { get; set; } = WalFormat.HeaderSize;
 }
 
 /// <summary>
@@ -80,7 +93,7 @@ internal static class WalScanner
         var seed = version == WalFormat.HeaderSeededVersion
             ? WalFormat.HeaderChecksum(header)
             : WalFormat.FirstFrameSeed(databaseId, pageSize, generation, salt);
-        return ScanFrames(device, new FrameReader(device, pageSize, generation, salt, seed), databaseId);
+        return ScanFrames(device, new FrameReader(device, pageSize, generation, salt, seed, allowRecords: version > WalFormat.PageFramesOnlyVersion), databaseId);
     }
 
     /// <summary>
@@ -101,8 +114,8 @@ internal static class WalScanner
                 var generation = WalFormat.FrameGeneration(first);
                 var salt = WalFormat.FrameSalt(first);
                 var seed = WalFormat.FirstFrameSeed(known.DatabaseId, known.PageSize, generation, salt);
-                var reader = new FrameReader(device, known.PageSize, generation, salt, seed);
-                if (generation != 0 && reader.IsIntact(0))
+                var reader = new FrameReader(device, known.PageSize, generation, salt, seed, allowRecords: true);
+                if (generation != 0 && reader.IsIntact(WalFormat.HeaderSize, seed))
                 {
                     return ScanFrames(device, reader, known.DatabaseId);
                 }
@@ -114,35 +127,81 @@ internal static class WalScanner
         var largest = fileHeader?.PageSize ?? PageLayout.MaxPageSize;
         for (var pageSize = smallest; pageSize <= largest; pageSize *= 2)
         {
-            if (FindPageImage(device, pageSize) is { } frame)
+            if (FindPageImage(device, pageSize) is { } frameOffset)
             {
                 throw new BLiteCorruptionException(
                     device.Name,
                     null,
-                    $"the write-ahead log header is damaged and frame {frame} behind it holds a page image that cannot be validated without it; it may be an acknowledged commit, so the log is neither applied nor discarded. Restore the log or the database from a backup.");
+                    $"the write-ahead log header is damaged and the frame at byte {frameOffset} behind it holds a page image that cannot be validated without it; it may be an acknowledged commit, so the log is neither applied nor discarded. Restore the log or the database from a backup.");
             }
         }
 
         return new WalScanResult();
     }
 
-    /// <summary>The index of the first frame slot holding a sealed page image (one that passes its own trailer check), or null.</summary>
+    /// <summary>
+    /// The offset of the first frame holding a sealed page image (one that passes its own
+    /// trailer check), or null. Record frames make frames of different lengths, so every 8-byte
+    /// boundary is a possible frame start.
+    /// </summary>
     private static long? FindPageImage(IStorageDevice device, int pageSize)
     {
         var frameSize = WalFormat.FrameSize(pageSize);
         var frame = new byte[frameSize];
-        var count = (device.Length - WalFormat.HeaderSize) / frameSize;
-        for (long index = 0; index < count; index++)
+        foreach (var offset in FrameStarts(device, WalFormat.HeaderSize, frameSize, generation: null, salt: 0))
         {
-            if (device.Read(WalFormat.HeaderSize + (index * frameSize), frame) == frameSize
+            if (device.Read(offset, frame) == frameSize
                 && WalFormat.FrameGeneration(frame) != 0
                 && PageLayout.IsSealed(frame.AsSpan(WalFormat.FrameHeaderSize), WalFormat.FramePageId(frame)))
             {
-                return index;
+                return offset;
             }
         }
 
         return null;
+    }
+
+    /// <summary>
+    /// The 8-byte boundaries from <paramref name="start"/> on where a frame header could begin:
+    /// of <paramref name="generation"/> and <paramref name="salt"/> (a record frame, or a page
+    /// frame whose image trailer names the header's page id), or with no generation given, a page
+    /// frame of any nonzero generation. Read in large chunks and filtered in memory: it runs
+    /// over the whole rest of the log, and most boundaries lie inside page images.
+    /// </summary>
+    private static IEnumerable<long> FrameStarts(IStorageDevice device, long start, int frameSize, uint? generation, uint salt)
+    {
+        const int Chunk = 1 << 20;
+        var buffer = new byte[Chunk + frameSize];
+        var length = device.Length;
+        for (var chunkStart = start; chunkStart + WalFormat.FrameHeaderSize <= length; chunkStart += Chunk)
+        {
+            var read = device.Read(chunkStart, buffer);
+            for (var at = 0; at < Chunk && at + WalFormat.FrameHeaderSize <= read; at += 8)
+            {
+                var header = buffer.AsSpan(at, WalFormat.FrameHeaderSize);
+                var frameGeneration = WalFormat.FrameGeneration(header);
+                if (generation is { } wanted ? frameGeneration != wanted || WalFormat.FrameSalt(header) != salt : frameGeneration == 0)
+                {
+                    continue;
+                }
+
+                if (WalFormat.FrameIsRecord(header))
+                {
+                    if (generation is not null)
+                    {
+                        yield return chunkStart + at;
+                    }
+
+                    continue;
+                }
+
+                var trailerAt = at + frameSize - PageLayout.TrailerSize;
+                if (trailerAt + 4 > read || BinaryPrimitives.ReadUInt32LittleEndian(buffer.AsSpan(trailerAt)) == WalFormat.FramePageId(header))
+                {
+                    yield return chunkStart + at;
+                }
+            }
+        }
     }
 
     private static WalScanResult ScanFrames(IStorageDevice device, FrameReader reader, ulong databaseId)
@@ -154,65 +213,112 @@ internal static class WalScanner
             DatabaseId = databaseId,
             Generation = reader.Generation,
             Salt = reader.Salt,
+            CommittedChecksum = reader.FirstSeed,
         };
 
-        var frameCount = (device.Length - WalFormat.HeaderSize) / WalFormat.FrameSize(reader.PageSize);
         var pending = new List<RecoveredFrame>();
+        var pendingRecords = new List<byte[]>();
+        uint pendingFrames = 0;
+        var offset = (long)WalFormat.HeaderSize;
+        var seed = reader.FirstSeed;
         long index = 0;
-        for (; index < frameCount; index++)
+        while (reader.IsIntact(offset, seed))
         {
-            if (!reader.IsIntact(index))
+            if (reader.RecordPayload is { } payload)
             {
-                break;
+                pendingRecords.Add(payload);
+            }
+            else
+            {
+                pending.Add(new RecoveredFrame(reader.PageId, offset + WalFormat.FrameHeaderSize, result.TransactionCount));
             }
 
-            pending.Add(new RecoveredFrame(reader.PageId, reader.ImageOffset(index), result.TransactionCount));
+            pendingFrames++;
+            index++;
+            offset += reader.Length;
+            seed = reader.Checksum;
             if (reader.IsCommit)
             {
                 result.CommittedFrames.AddRange(pending);
+                if (pendingRecords.Count > 0)
+                {
+                    result.CommittedRecords.Add(new RecoveredRecord(result.TransactionCount, Join(pendingRecords)));
+                }
+
+                result.CommittedFrameCount += pendingFrames;
+                result.CommittedEnd = offset;
+                result.CommittedChecksum = seed;
                 pending.Clear();
+                pendingRecords.Clear();
+                pendingFrames = 0;
                 result.TransactionCount++;
             }
         }
 
-        result.DiscardedFrames = pending.Count;
-        if (index < frameCount)
+        result.DiscardedFrames = (int)pendingFrames;
+        if (offset + WalFormat.FrameHeaderSize <= device.Length)
         {
-            RefuseIfFlushedFrameIsDamaged(device, reader, index, frameCount);
+            RefuseIfFlushedFrameIsDamaged(device, reader, index, offset);
         }
 
         return result;
     }
 
-    private static void RefuseIfFlushedFrameIsDamaged(IStorageDevice device, FrameReader reader, long damaged, long frameCount)
+    private static byte[] Join(List<byte[]> parts)
     {
-        for (var later = damaged + 1; later < frameCount; later++)
+        if (parts.Count == 1)
         {
-            if (reader.IsIntact(later) && reader.DurableCount > damaged)
+            return parts[0];
+        }
+
+        var joined = new byte[parts.Sum(part => part.Length)];
+        var at = 0;
+        foreach (var part in parts)
+        {
+            part.CopyTo(joined, at);
+            at += part.Length;
+        }
+
+        return joined;
+    }
+
+    /// <summary>
+    /// The log ends at frame <paramref name="damaged"/> (at <paramref name="damagedOffset"/>):
+    /// refuses when a later frame of this generation, intact in itself, records that frame as
+    /// flushed. Frames of different lengths hide where the later ones start, so every 8-byte
+    /// boundary past the damaged frame is tried, and each candidate is judged by its own image or
+    /// record checksum (its chain cannot be, without the frames before it).
+    /// </summary>
+    private static void RefuseIfFlushedFrameIsDamaged(IStorageDevice device, FrameReader reader, long damaged, long damagedOffset)
+    {
+        foreach (var later in FrameStarts(device, damagedOffset + 8, WalFormat.FrameSize(reader.PageSize), reader.Generation, reader.Salt))
+        {
+            if (reader.IsSelfConsistent(later) && reader.DurableCount > damaged)
             {
                 throw new BLiteCorruptionException(
                     device.Name,
                     null,
-                    $"write-ahead log frame {damaged} fails its checksum although frame {later} records that it had been flushed; refusing to open rather than lose committed transactions.");
+                    $"write-ahead log frame {damaged} (at byte {damagedOffset}) fails its checksum although a later frame (at byte {later}) records that it had been flushed; refusing to open rather than lose committed transactions.");
             }
         }
     }
 
-    /// <summary>Reads and checks frames one at a time; the chain seed of frame i is the checksum stored in frame i-1.</summary>
+    /// <summary>Reads and checks frames one at a time; the chain seed of a frame is the checksum stored in the frame before it.</summary>
     private sealed class FrameReader
     {
         private readonly IStorageDevice _device;
-        private readonly uint _firstSeed;
+        private readonly bool _allowRecords;
         private readonly byte[] _frame;
-        private readonly byte[] _previousHeader = new byte[WalFormat.FrameHeaderSize];
+        private byte[] _block = [];
 
-        public FrameReader(IStorageDevice device, int pageSize, uint generation, uint salt, uint firstSeed)
+        public FrameReader(IStorageDevice device, int pageSize, uint generation, uint salt, uint firstSeed, bool allowRecords)
         {
             _device = device;
             PageSize = pageSize;
             Generation = generation;
             Salt = salt;
-            _firstSeed = firstSeed;
+            FirstSeed = firstSeed;
+            _allowRecords = allowRecords;
             _frame = new byte[WalFormat.FrameSize(pageSize)];
         }
 
@@ -222,59 +328,85 @@ internal static class WalScanner
 
         public uint Salt { get; }
 
+        public uint FirstSeed { get; }
+
         public uint PageId { get; private set; }
 
         public bool IsCommit { get; private set; }
 
         public uint DurableCount { get; private set; }
 
-        public long ImageOffset(long index) => FrameOffset(index) + WalFormat.FrameHeaderSize;
+        /// <summary>The frame's length, header included.</summary>
+        public long Length { get; private set; }
 
-        public bool IsIntact(long index)
+        /// <summary>The frame's stored chained checksum (the next frame's seed).</summary>
+        public uint Checksum { get; private set; }
+
+        /// <summary>A record frame's payload; null for a page frame.</summary>
+        public byte[]? RecordPayload { get; private set; }
+
+        /// <summary>Whether the frame at <paramref name="offset"/> belongs to this generation, is whole, and chains from <paramref name="seed"/>.</summary>
+        public bool IsIntact(long offset, uint seed) =>
+            ReadOwnFrame(offset, out var header, out var body) && WalFormat.ChainChecksum(seed, header, body) == WalFormat.FrameChecksum(header);
+
+        /// <summary>Whether the frame at <paramref name="offset"/> belongs to this generation and is whole, its chain unchecked.</summary>
+        public bool IsSelfConsistent(long offset) => ReadOwnFrame(offset, out _, out _);
+
+        private bool ReadOwnFrame(long offset, out ReadOnlySpan<byte> header, out ReadOnlySpan<byte> body)
         {
-            var offset = FrameOffset(index);
-            var header = _frame.AsSpan(0, WalFormat.FrameHeaderSize);
-            if (_device.Read(offset, header) < header.Length
+            header = _frame.AsSpan(0, WalFormat.FrameHeaderSize);
+            body = default;
+            if (_device.Read(offset, _frame.AsSpan(0, WalFormat.FrameHeaderSize)) < WalFormat.FrameHeaderSize
                 || WalFormat.FrameGeneration(header) != Generation
                 || WalFormat.FrameSalt(header) != Salt)
             {
                 return false;
             }
 
-            if (_device.Read(offset, _frame) < _frame.Length)
+            var pageId = WalFormat.FramePageId(header);
+            byte[]? payload = null;
+            if (WalFormat.FrameIsRecord(header))
             {
-                return false;
-            }
-
-            uint seed;
-            if (index == 0)
-            {
-                seed = _firstSeed;
-            }
-            else
-            {
-                if (_device.Read(FrameOffset(index - 1), _previousHeader) < _previousHeader.Length)
+                var payloadLength = WalFormat.RecordPayloadLength(header);
+                var blockSize = WalFormat.RecordBlockSize(payloadLength);
+                if (!_allowRecords || pageId != WalFormat.RecordPageId || offset + WalFormat.FrameHeaderSize + blockSize > _device.Length)
                 {
                     return false;
                 }
 
-                seed = WalFormat.FrameChecksum(_previousHeader);
-            }
+                if (_block.Length < blockSize)
+                {
+                    _block = new byte[blockSize];
+                }
 
-            var image = _frame.AsSpan(WalFormat.FrameHeaderSize);
-            var pageId = WalFormat.FramePageId(header);
-            if (WalFormat.ChainChecksum(seed, header, image) != WalFormat.FrameChecksum(header)
-                || !PageLayout.IsSealed(image, pageId))
+                var block = _block.AsSpan(0, blockSize);
+                if (_device.Read(offset + WalFormat.FrameHeaderSize, block) < blockSize || !WalFormat.IsRecordBlockIntact(block, payloadLength))
+                {
+                    return false;
+                }
+
+                payload = block[..payloadLength].ToArray();
+                body = block;
+                Length = WalFormat.FrameHeaderSize + blockSize;
+            }
+            else
             {
-                return false;
+                var image = _frame.AsSpan(WalFormat.FrameHeaderSize);
+                if (_device.Read(offset + WalFormat.FrameHeaderSize, image) < image.Length || !PageLayout.IsSealed(image, pageId))
+                {
+                    return false;
+                }
+
+                body = image;
+                Length = _frame.Length;
             }
 
             PageId = pageId;
             IsCommit = WalFormat.FrameIsCommit(header);
             DurableCount = WalFormat.FrameDurableCount(header);
+            Checksum = WalFormat.FrameChecksum(header);
+            RecordPayload = payload;
             return true;
         }
-
-        private long FrameOffset(long index) => WalFormat.HeaderSize + (index * WalFormat.FrameSize(PageSize));
     }
 }

@@ -69,24 +69,44 @@ internal sealed class WriteAheadLog
         _allocated = _device.Length;
     }
 
-    /// <summary>Continues from a recovered log, so a checkpoint can copy its frames before the restart. Nothing is appended to it.</summary>
-    public void AdoptRecovered(uint generation, uint frameCount, long end)
+    /// <summary>
+    /// Continues from a recovered log, so a checkpoint can copy its frames before the restart.
+    /// Appending to it is allowed only after <see cref="DiscardRecoveredTail"/>.
+    /// </summary>
+    public void AdoptRecovered(uint generation, uint salt, uint lastChecksum, uint frameCount, long end)
     {
         Generation = generation;
+        _salt = salt;
+        _lastChecksum = lastChecksum;
         FrameCount = frameCount;
         End = end;
         _allocated = _device.Length;
     }
 
     /// <summary>
-    /// Writes one transaction as frames (the last one carrying the commit flag) in a single
-    /// gathered write, and stores in <paramref name="imageOffsets"/> where each image landed.
+    /// Cuts an adopted log after its committed frames and flushes, so the torn or uncommitted
+    /// frames recovery discarded can never be read as part of what is appended next (their
+    /// durable counts would vouch for frames they never saw).
+    /// </summary>
+    public void DiscardRecoveredTail()
+    {
+        _device.SetLength(End);
+        _device.Flush();
+        _allocated = End;
+    }
+
+    /// <summary>
+    /// Writes one transaction as frames in a single gathered write: first record frames carrying
+    /// <paramref name="records"/> (none when it is empty), then one frame per page, the last frame
+    /// carrying the commit flag. Stores in <paramref name="imageOffsets"/> where each image landed.
     /// Returns the number of bytes appended.
     /// </summary>
-    public long Append(ReadOnlySpan<uint> pageIds, ReadOnlySpan<byte[]> images, long seq, uint durableFrames, Span<long> imageOffsets)
+    public long Append(ReadOnlySpan<uint> pageIds, ReadOnlySpan<byte[]> images, ReadOnlyMemory<byte> records, long seq, uint durableFrames, Span<long> imageOffsets)
     {
-        var count = pageIds.Length;
+        var recordFrames = (records.Length + WalFormat.MaxRecordPayload - 1) / WalFormat.MaxRecordPayload;
+        var count = recordFrames + pageIds.Length;
         var headers = ArrayPool<byte>.Shared.Rent(count * WalFormat.FrameHeaderSize);
+        var blocks = recordFrames == 0 ? null : new byte[recordFrames][];
         try
         {
             _segments.Clear();
@@ -95,13 +115,29 @@ internal sealed class WriteAheadLog
             for (var i = 0; i < count; i++)
             {
                 var header = headers.AsSpan(i * WalFormat.FrameHeaderSize, WalFormat.FrameHeaderSize);
-                WalFormat.WriteFrameHeader(header, pageIds[i], i == count - 1, seq, Generation, _salt, durableFrames);
-                checksum = WalFormat.ChainChecksum(checksum, header, images[i]);
+                var commit = i == count - 1;
+                ReadOnlyMemory<byte> body;
+                if (i < recordFrames)
+                {
+                    var payload = records.Span.Slice(i * WalFormat.MaxRecordPayload, Math.Min(WalFormat.MaxRecordPayload, records.Length - (i * WalFormat.MaxRecordPayload)));
+                    var block = ArrayPool<byte>.Shared.Rent(WalFormat.RecordBlockSize(payload.Length));
+                    blocks![i] = block;
+                    body = block.AsMemory(0, WalFormat.RecordBlockSize(payload.Length));
+                    WalFormat.WriteRecordBlock(block.AsSpan(0, body.Length), payload);
+                    WalFormat.WriteRecordFrameHeader(header, payload.Length, commit, seq, Generation, _salt, durableFrames);
+                }
+                else
+                {
+                    body = images[i - recordFrames];
+                    WalFormat.WriteFrameHeader(header, pageIds[i - recordFrames], commit, seq, Generation, _salt, durableFrames);
+                    imageOffsets[i - recordFrames] = offset + WalFormat.FrameHeaderSize;
+                }
+
+                checksum = WalFormat.ChainChecksum(checksum, header, body.Span);
                 WalFormat.SetFrameChecksum(header, checksum);
                 _segments.Add(headers.AsMemory(i * WalFormat.FrameHeaderSize, WalFormat.FrameHeaderSize));
-                _segments.Add(images[i]);
-                imageOffsets[i] = offset + WalFormat.FrameHeaderSize;
-                offset += FrameSize;
+                _segments.Add(body);
+                offset += WalFormat.FrameHeaderSize + body.Length;
             }
 
             _device.Write(End, _segments);
@@ -120,6 +156,16 @@ internal sealed class WriteAheadLog
         {
             _segments.Clear();
             ArrayPool<byte>.Shared.Return(headers);
+            if (blocks is not null)
+            {
+                foreach (var block in blocks)
+                {
+                    if (block is not null)
+                    {
+                        ArrayPool<byte>.Shared.Return(block);
+                    }
+                }
+            }
         }
     }
 

@@ -6,7 +6,7 @@ namespace Billing;
 
 /// <summary>Compile-time C-BSON mapper for <see cref="global::Billing.Invoice"/> and every type it reaches.</summary>
 [global::System.CodeDom.Compiler.GeneratedCode("BLite.Generators", "1.0.0")]
-internal sealed class InvoiceDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::Billing.InvoiceId, global::Billing.Invoice>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper, global::BLite.Bson.Mapping.IMemberReaderProvider
+internal sealed class InvoiceDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::Billing.InvoiceId, global::Billing.Invoice>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper, global::BLite.Bson.Mapping.IMemberReaderProvider, global::BLite.Bson.Jsonb.IJsonbDocumentMapper<global::Billing.Invoice>
 {
     private readonly global::BLite.Bson.BsonFieldDictionary _fieldDictionary;
     private readonly global::BLite.Bson.Mapping.IdConverter<global::Billing.InvoiceId> _idConverter;
@@ -143,6 +143,106 @@ internal sealed class InvoiceDocumentMapper : global::BLite.Bson.Mapping.IDocume
                     reader.SkipValue(type);
                     break;
             }
+        }
+
+        var result = new global::Billing.Invoice();
+        if (has0)
+        {
+            result.Id = m0;
+        }
+        if (has1)
+        {
+            result.Amount = m1;
+        }
+        return result;
+    }
+
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey0 = global::System.Text.Json.JsonEncodedText.Encode("_id", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey1 = global::System.Text.Json.JsonEncodedText.Encode("Amount", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+
+    public void WriteJsonb(global::Billing.Invoice document, global::System.Text.Json.Utf8JsonWriter writer)
+    {
+        global::System.ArgumentNullException.ThrowIfNull(document);
+        global::System.ArgumentNullException.ThrowIfNull(writer);
+        JsonbWriteInvoice(document, writer, 1);
+    }
+
+    public global::Billing.Invoice ReadJsonb(global::System.ReadOnlySpan<byte> utf8Json)
+    {
+        var json = new global::System.Text.Json.Utf8JsonReader(utf8Json, global::BLite.Bson.Jsonb.JsonbMemberReader.Options);
+        try
+        {
+            global::BLite.Bson.Jsonb.JsonbMemberReader.Next(ref json);
+            global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectDocument(ref json, "Invoice");
+            var result = JsonbReadInvoice(ref json);
+            global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectEnd(ref json);
+            return result;
+        }
+        catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)
+        {
+            throw global::BLite.Bson.Jsonb.JsonbMemberReader.Malformed("Invoice", error);
+        }
+    }
+
+    private void JsonbWriteInvoice(global::Billing.Invoice value, global::System.Text.Json.Utf8JsonWriter writer, int depth)
+    {
+        if (depth > global::BLite.Bson.BsonLimits.MaxDepth)
+        {
+            throw global::BLite.Bson.Mapping.BsonMappingGuard.TooDeep("Invoice");
+        }
+
+        writer.WriteStartObject();
+        writer.WritePropertyName(_jsonbKey0);
+        global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteKey(writer, _idConverter.ToKey(value.Id));
+        writer.WritePropertyName(_jsonbKey1);
+        global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteDecimal(writer, value.Amount);
+        writer.WriteEndObject();
+    }
+
+    private global::Billing.Invoice JsonbReadInvoice(ref global::System.Text.Json.Utf8JsonReader json)
+    {
+        global::Billing.InvoiceId m0 = default!;
+        var has0 = false;
+        decimal m1 = default!;
+        var has1 = false;
+        var member = "Invoice";
+        try
+        {
+            while (global::BLite.Bson.Jsonb.JsonbMemberReader.NextProperty(ref json))
+            {
+                var name = global::BLite.Bson.Jsonb.JsonbMemberReader.PropertyName(ref json);
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Next(ref json);
+                switch (name.Length)
+                {
+                    case 3:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "_id"u8))
+                        {
+                            member = "Invoice.Id";
+                            m0 = _idConverter.FromKey(global::BLite.Bson.Jsonb.JsonbMemberReader.ReadKey(ref json, "Invoice.Id"));
+                            has0 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                    case 6:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Amount"u8))
+                        {
+                            member = "Invoice.Amount";
+                            m1 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadDecimal(ref json, "Invoice.Amount");
+                            has1 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                }
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Skip(ref json);
+            }
+        }
+        catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)
+        {
+            throw global::BLite.Bson.Jsonb.JsonbMemberReader.Malformed(member, error);
         }
 
         var result = new global::Billing.Invoice();

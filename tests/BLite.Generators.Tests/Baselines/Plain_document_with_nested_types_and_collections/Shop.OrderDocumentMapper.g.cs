@@ -6,7 +6,7 @@ namespace Shop;
 
 /// <summary>Compile-time C-BSON mapper for <see cref="global::Shop.Order"/> and every type it reaches.</summary>
 [global::System.CodeDom.Compiler.GeneratedCode("BLite.Generators", "1.0.0")]
-internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::BLite.ObjectId, global::Shop.Order>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper, global::BLite.Bson.Mapping.IMemberReaderProvider
+internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::BLite.ObjectId, global::Shop.Order>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper, global::BLite.Bson.Mapping.IMemberReaderProvider, global::BLite.Bson.Jsonb.IJsonbDocumentMapper<global::Shop.Order>
 {
     private readonly global::BLite.Bson.BsonFieldDictionary _fieldDictionary;
     private readonly global::BLite.Bson.Mapping.MappedField[] _fields;
@@ -579,6 +579,524 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
                     reader.SkipValue(type);
                     break;
             }
+        }
+
+        var result = new global::Shop.Line();
+        if (has0)
+        {
+            result.Sku = m0;
+        }
+        if (has1)
+        {
+            result.Quantity = m1;
+        }
+        if (has2)
+        {
+            result.Tags = m2;
+        }
+        return result;
+    }
+
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey0 = global::System.Text.Json.JsonEncodedText.Encode("_id", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey1 = global::System.Text.Json.JsonEncodedText.Encode("Number", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey2 = global::System.Text.Json.JsonEncodedText.Encode("PlacedAt", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey3 = global::System.Text.Json.JsonEncodedText.Encode("Discount", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey4 = global::System.Text.Json.JsonEncodedText.Encode("Shipping", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey5 = global::System.Text.Json.JsonEncodedText.Encode("Lines", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey6 = global::System.Text.Json.JsonEncodedText.Encode("Attributes", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey7 = global::System.Text.Json.JsonEncodedText.Encode("Status", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey8 = global::System.Text.Json.JsonEncodedText.Encode("City", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey9 = global::System.Text.Json.JsonEncodedText.Encode("Sku", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey10 = global::System.Text.Json.JsonEncodedText.Encode("Quantity", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey11 = global::System.Text.Json.JsonEncodedText.Encode("Tags", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+
+    public void WriteJsonb(global::Shop.Order document, global::System.Text.Json.Utf8JsonWriter writer)
+    {
+        global::System.ArgumentNullException.ThrowIfNull(document);
+        global::System.ArgumentNullException.ThrowIfNull(writer);
+        JsonbWriteOrder(document, writer, 1);
+    }
+
+    public global::Shop.Order ReadJsonb(global::System.ReadOnlySpan<byte> utf8Json)
+    {
+        var json = new global::System.Text.Json.Utf8JsonReader(utf8Json, global::BLite.Bson.Jsonb.JsonbMemberReader.Options);
+        try
+        {
+            global::BLite.Bson.Jsonb.JsonbMemberReader.Next(ref json);
+            global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectDocument(ref json, "Order");
+            var result = JsonbReadOrder(ref json);
+            global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectEnd(ref json);
+            return result;
+        }
+        catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)
+        {
+            throw global::BLite.Bson.Jsonb.JsonbMemberReader.Malformed("Order", error);
+        }
+    }
+
+    private void JsonbWriteOrder(global::Shop.Order value, global::System.Text.Json.Utf8JsonWriter writer, int depth)
+    {
+        if (depth + 1 > global::BLite.Bson.BsonLimits.MaxDepth)
+        {
+            throw global::BLite.Bson.Mapping.BsonMappingGuard.TooDeep("Order");
+        }
+
+        writer.WriteStartObject();
+        writer.WritePropertyName(_jsonbKey0);
+        global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteObjectId(writer, value.Id);
+        writer.WritePropertyName(_jsonbKey1);
+        var v29 = value.Number;
+        if (v29 is not null)
+        {
+            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v29);
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+        writer.WritePropertyName(_jsonbKey2);
+        global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteDateTime(writer, value.PlacedAt);
+        writer.WritePropertyName(_jsonbKey3);
+        var v30 = value.Discount;
+        if (v30.HasValue)
+        {
+            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteDecimal(writer, v30.GetValueOrDefault());
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+        writer.WritePropertyName(_jsonbKey4);
+        var v31 = value.Shipping;
+        if (v31 is not null)
+        {
+            JsonbWriteAddress(v31, writer, depth + 1);
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+        writer.WritePropertyName(_jsonbKey5);
+        var v32 = value.Lines;
+        if (v32 is not null)
+        {
+            writer.WriteStartArray();
+            foreach (var item33 in global::System.Runtime.InteropServices.CollectionsMarshal.AsSpan(v32))
+            {
+                JsonbWriteLine(item33, writer, depth + 2);
+            }
+            writer.WriteEndArray();
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+        writer.WritePropertyName(_jsonbKey6);
+        var v34 = value.Attributes;
+        if (v34 is not null)
+        {
+            writer.WriteStartObject();
+            foreach (var entry35 in v34)
+            {
+                global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteDictionaryKey(writer, entry35.Key);
+                var v36 = entry35.Value;
+                if (v36 is not null)
+                {
+                    global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v36);
+                }
+                else
+                {
+                    writer.WriteNullValue();
+                }
+            }
+            writer.WriteEndObject();
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+        writer.WritePropertyName(_jsonbKey7);
+        writer.WriteNumberValue((int)((int)value.Status));
+        writer.WriteEndObject();
+    }
+
+    private void JsonbWriteAddress(global::Shop.Address value, global::System.Text.Json.Utf8JsonWriter writer, int depth)
+    {
+        if (depth > global::BLite.Bson.BsonLimits.MaxDepth)
+        {
+            throw global::BLite.Bson.Mapping.BsonMappingGuard.TooDeep("Address");
+        }
+
+        writer.WriteStartObject();
+        writer.WritePropertyName(_jsonbKey8);
+        var v37 = value.City;
+        if (v37 is not null)
+        {
+            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v37);
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+        writer.WriteEndObject();
+    }
+
+    private void JsonbWriteLine(global::Shop.Line value, global::System.Text.Json.Utf8JsonWriter writer, int depth)
+    {
+        if (depth + 1 > global::BLite.Bson.BsonLimits.MaxDepth)
+        {
+            throw global::BLite.Bson.Mapping.BsonMappingGuard.TooDeep("Line");
+        }
+
+        writer.WriteStartObject();
+        writer.WritePropertyName(_jsonbKey9);
+        var v38 = value.Sku;
+        if (v38 is not null)
+        {
+            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v38);
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+        writer.WritePropertyName(_jsonbKey10);
+        writer.WriteNumberValue((int)(value.Quantity));
+        writer.WritePropertyName(_jsonbKey11);
+        var v39 = value.Tags;
+        if (v39 is not null)
+        {
+            writer.WriteStartArray();
+            foreach (var item40 in v39)
+            {
+                var v41 = item40;
+                if (v41 is not null)
+                {
+                    global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v41);
+                }
+                else
+                {
+                    writer.WriteNullValue();
+                }
+            }
+            writer.WriteEndArray();
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+        writer.WriteEndObject();
+    }
+
+    private global::Shop.Order JsonbReadOrder(ref global::System.Text.Json.Utf8JsonReader json)
+    {
+        global::BLite.ObjectId m0 = default!;
+        var has0 = false;
+        string m1 = default!;
+        var has1 = false;
+        global::System.DateTime m2 = default!;
+        var has2 = false;
+        decimal? m3 = default!;
+        var has3 = false;
+        global::Shop.Address m4 = default!;
+        var has4 = false;
+        global::System.Collections.Generic.List<global::Shop.Line> m5 = default!;
+        var has5 = false;
+        global::System.Collections.Generic.Dictionary<string, string> m6 = default!;
+        var has6 = false;
+        global::Shop.Status m7 = default!;
+        var has7 = false;
+        var member = "Order";
+        try
+        {
+            while (global::BLite.Bson.Jsonb.JsonbMemberReader.NextProperty(ref json))
+            {
+                var name = global::BLite.Bson.Jsonb.JsonbMemberReader.PropertyName(ref json);
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Next(ref json);
+                switch (name.Length)
+                {
+                    case 3:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "_id"u8))
+                        {
+                            member = "Order.Id";
+                            m0 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadObjectId(ref json, "Order.Id");
+                            has0 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                    case 5:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Lines"u8))
+                        {
+                            member = "Order.Lines";
+                            if (json.TokenType == global::System.Text.Json.JsonTokenType.Null)
+                            {
+                                m5 = null!;
+                            }
+                            else
+                            {
+                                global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectArray(ref json, "Order.Lines");
+                                var collection42 = new global::System.Collections.Generic.List<global::Shop.Line>();
+                                while (global::BLite.Bson.Jsonb.JsonbMemberReader.NextItem(ref json))
+                                {
+                                    global::Shop.Line item43;
+                                    global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectDocument(ref json, "Order.Lines[]");
+                                    item43 = JsonbReadLine(ref json);
+                                    collection42.Add(item43);
+                                }
+                                m5 = collection42;
+                            }
+                            has5 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                    case 6:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Number"u8))
+                        {
+                            member = "Order.Number";
+                            m1 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadString(ref json, "Order.Number")!;
+                            has1 = true;
+                            continue;
+                        }
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Status"u8))
+                        {
+                            member = "Order.Status";
+                            m7 = (global::Shop.Status)global::BLite.Bson.Jsonb.JsonbMemberReader.ReadInt32(ref json, "Order.Status");
+                            has7 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                    case 8:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "PlacedAt"u8))
+                        {
+                            member = "Order.PlacedAt";
+                            m2 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadDateTime(ref json, "Order.PlacedAt");
+                            has2 = true;
+                            continue;
+                        }
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Discount"u8))
+                        {
+                            member = "Order.Discount";
+                            if (json.TokenType == global::System.Text.Json.JsonTokenType.Null)
+                            {
+                                m3 = null;
+                            }
+                            else
+                            {
+                                m3 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadDecimal(ref json, "Order.Discount");
+                            }
+                            has3 = true;
+                            continue;
+                        }
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Shipping"u8))
+                        {
+                            member = "Order.Shipping";
+                            if (json.TokenType == global::System.Text.Json.JsonTokenType.Null)
+                            {
+                                m4 = null!;
+                            }
+                            else
+                            {
+                                global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectDocument(ref json, "Order.Shipping");
+                                m4 = JsonbReadAddress(ref json);
+                            }
+                            has4 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                    case 10:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Attributes"u8))
+                        {
+                            member = "Order.Attributes";
+                            if (json.TokenType == global::System.Text.Json.JsonTokenType.Null)
+                            {
+                                m6 = null!;
+                            }
+                            else
+                            {
+                                global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectDocument(ref json, "Order.Attributes");
+                                var dictionary44 = new global::System.Collections.Generic.Dictionary<string, string>();
+                                while (global::BLite.Bson.Jsonb.JsonbMemberReader.NextProperty(ref json))
+                                {
+                                    var entry45Key = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadDictionaryKey(ref json);
+                                    global::BLite.Bson.Jsonb.JsonbMemberReader.Next(ref json);
+                                    string entry45;
+                                    entry45 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadString(ref json, "Order.Attributes[]")!;
+                                    dictionary44[entry45Key] = entry45;
+                                }
+                                m6 = dictionary44;
+                            }
+                            has6 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                }
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Skip(ref json);
+            }
+        }
+        catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)
+        {
+            throw global::BLite.Bson.Jsonb.JsonbMemberReader.Malformed(member, error);
+        }
+
+        var result = new global::Shop.Order();
+        if (has0)
+        {
+            result.Id = m0;
+        }
+        if (has1)
+        {
+            result.Number = m1;
+        }
+        if (has2)
+        {
+            result.PlacedAt = m2;
+        }
+        if (has3)
+        {
+            result.Discount = m3;
+        }
+        if (has4)
+        {
+            result.Shipping = m4;
+        }
+        if (has5)
+        {
+            result.Lines = m5;
+        }
+        if (has6)
+        {
+            result.Attributes = m6;
+        }
+        if (has7)
+        {
+            result.Status = m7;
+        }
+        return result;
+    }
+
+    private global::Shop.Address JsonbReadAddress(ref global::System.Text.Json.Utf8JsonReader json)
+    {
+        string m0 = default!;
+        var has0 = false;
+        var member = "Address";
+        try
+        {
+            while (global::BLite.Bson.Jsonb.JsonbMemberReader.NextProperty(ref json))
+            {
+                var name = global::BLite.Bson.Jsonb.JsonbMemberReader.PropertyName(ref json);
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Next(ref json);
+                switch (name.Length)
+                {
+                    case 4:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "City"u8))
+                        {
+                            member = "Address.City";
+                            m0 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadString(ref json, "Address.City")!;
+                            has0 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                }
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Skip(ref json);
+            }
+        }
+        catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)
+        {
+            throw global::BLite.Bson.Jsonb.JsonbMemberReader.Malformed(member, error);
+        }
+
+        var result = new global::Shop.Address();
+        if (has0)
+        {
+            result.City = m0;
+        }
+        return result;
+    }
+
+    private global::Shop.Line JsonbReadLine(ref global::System.Text.Json.Utf8JsonReader json)
+    {
+        string m0 = default!;
+        var has0 = false;
+        int m1 = default!;
+        var has1 = false;
+        string[] m2 = default!;
+        var has2 = false;
+        var member = "Line";
+        try
+        {
+            while (global::BLite.Bson.Jsonb.JsonbMemberReader.NextProperty(ref json))
+            {
+                var name = global::BLite.Bson.Jsonb.JsonbMemberReader.PropertyName(ref json);
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Next(ref json);
+                switch (name.Length)
+                {
+                    case 3:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Sku"u8))
+                        {
+                            member = "Line.Sku";
+                            m0 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadString(ref json, "Line.Sku")!;
+                            has0 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                    case 4:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Tags"u8))
+                        {
+                            member = "Line.Tags";
+                            if (json.TokenType == global::System.Text.Json.JsonTokenType.Null)
+                            {
+                                m2 = null!;
+                            }
+                            else
+                            {
+                                global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectArray(ref json, "Line.Tags");
+                                var collection46 = global::System.GC.AllocateUninitializedArray<string>(global::BLite.Bson.Jsonb.JsonbMemberReader.CountArrayItems(json));
+                                var index48 = 0;
+                                while (global::BLite.Bson.Jsonb.JsonbMemberReader.NextItem(ref json))
+                                {
+                                    string item47;
+                                    item47 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadString(ref json, "Line.Tags[]")!;
+                                    collection46[index48++] = item47;
+                                }
+                                m2 = collection46;
+                            }
+                            has2 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                    case 8:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Quantity"u8))
+                        {
+                            member = "Line.Quantity";
+                            m1 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadInt32(ref json, "Line.Quantity");
+                            has1 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                }
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Skip(ref json);
+            }
+        }
+        catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)
+        {
+            throw global::BLite.Bson.Jsonb.JsonbMemberReader.Malformed(member, error);
         }
 
         var result = new global::Shop.Line();

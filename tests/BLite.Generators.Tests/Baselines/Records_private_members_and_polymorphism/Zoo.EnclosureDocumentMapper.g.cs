@@ -6,7 +6,7 @@ namespace Zoo;
 
 /// <summary>Compile-time C-BSON mapper for <see cref="global::Zoo.Enclosure"/> and every type it reaches.</summary>
 [global::System.CodeDom.Compiler.GeneratedCode("BLite.Generators", "1.0.0")]
-internal sealed class EnclosureDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::System.Guid, global::Zoo.Enclosure>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper, global::BLite.Bson.Mapping.IMemberReaderProvider
+internal sealed class EnclosureDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::System.Guid, global::Zoo.Enclosure>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper, global::BLite.Bson.Mapping.IMemberReaderProvider, global::BLite.Bson.Jsonb.IJsonbDocumentMapper<global::Zoo.Enclosure>
 {
     private readonly global::BLite.Bson.BsonFieldDictionary _fieldDictionary;
     private readonly global::BLite.Bson.Mapping.MappedField[] _fields;
@@ -319,6 +319,276 @@ internal sealed class EnclosureDocumentMapper : global::BLite.Bson.Mapping.IDocu
                     reader.SkipValue(type);
                     break;
             }
+        }
+
+        var result = new global::Zoo.Lion()
+        {
+            Roar = m1,
+        };
+        if (has0)
+        {
+            result.Name = m0;
+        }
+        return result;
+    }
+
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey0 = global::System.Text.Json.JsonEncodedText.Encode("_id", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey1 = global::System.Text.Json.JsonEncodedText.Encode("Name", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey2 = global::System.Text.Json.JsonEncodedText.Encode("Resident", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey3 = global::System.Text.Json.JsonEncodedText.Encode("_v", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey4 = global::System.Text.Json.JsonEncodedText.Encode("Capacity", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey5 = global::System.Text.Json.JsonEncodedText.Encode("Roar", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey6 = global::System.Text.Json.JsonEncodedText.Encode("_t", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+
+    public void WriteJsonb(global::Zoo.Enclosure document, global::System.Text.Json.Utf8JsonWriter writer)
+    {
+        global::System.ArgumentNullException.ThrowIfNull(document);
+        global::System.ArgumentNullException.ThrowIfNull(writer);
+        JsonbWriteEnclosure(document, writer, 1);
+    }
+
+    public global::Zoo.Enclosure ReadJsonb(global::System.ReadOnlySpan<byte> utf8Json)
+    {
+        var json = new global::System.Text.Json.Utf8JsonReader(utf8Json, global::BLite.Bson.Jsonb.JsonbMemberReader.Options);
+        try
+        {
+            global::BLite.Bson.Jsonb.JsonbMemberReader.Next(ref json);
+            global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectDocument(ref json, "Enclosure");
+            var result = JsonbReadEnclosure(ref json);
+            global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectEnd(ref json);
+            return result;
+        }
+        catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)
+        {
+            throw global::BLite.Bson.Jsonb.JsonbMemberReader.Malformed("Enclosure", error);
+        }
+    }
+
+    private void JsonbWriteEnclosure(global::Zoo.Enclosure value, global::System.Text.Json.Utf8JsonWriter writer, int depth)
+    {
+        if (depth > global::BLite.Bson.BsonLimits.MaxDepth)
+        {
+            throw global::BLite.Bson.Mapping.BsonMappingGuard.TooDeep("Enclosure");
+        }
+
+        writer.WriteStartObject();
+        writer.WritePropertyName(_jsonbKey0);
+        global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteGuid(writer, value.Id);
+        writer.WritePropertyName(_jsonbKey1);
+        var v3 = value.Name;
+        if (v3 is not null)
+        {
+            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v3);
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+        writer.WritePropertyName(_jsonbKey2);
+        var v4 = value.Resident;
+        if (v4 is not null)
+        {
+            JsonbWriteAnimalAny(v4, writer, depth + 1);
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+        writer.WritePropertyName(_jsonbKey3);
+        writer.WriteNumberValue((int)(__Field_Zoo_Enclosure__version(value)));
+        writer.WritePropertyName(_jsonbKey4);
+        writer.WriteNumberValue((int)(value.Capacity));
+        writer.WriteEndObject();
+    }
+
+    private void JsonbWriteAnimalAny(global::Zoo.Animal value, global::System.Text.Json.Utf8JsonWriter writer, int depth)
+    {
+        switch (value)
+        {
+            case global::Zoo.Lion derived:
+                JsonbWriteLion(derived, writer, depth, "lion"u8);
+                return;
+        }
+        throw global::BLite.Bson.Mapping.BsonMappingGuard.UndeclaredDerivedType(value, "Animal");
+    }
+
+    private void JsonbWriteLion(global::Zoo.Lion value, global::System.Text.Json.Utf8JsonWriter writer, int depth, global::System.ReadOnlySpan<byte> discriminator)
+    {
+        if (depth > global::BLite.Bson.BsonLimits.MaxDepth)
+        {
+            throw global::BLite.Bson.Mapping.BsonMappingGuard.TooDeep("Lion");
+        }
+
+        writer.WriteStartObject();
+        if (!discriminator.IsEmpty)
+        {
+            writer.WritePropertyName(_jsonbKey6);
+            writer.WriteStringValue(discriminator);
+        }
+        writer.WritePropertyName(_jsonbKey1);
+        var v5 = value.Name;
+        if (v5 is not null)
+        {
+            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v5);
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+        writer.WritePropertyName(_jsonbKey5);
+        writer.WriteNumberValue((int)(value.Roar));
+        writer.WriteEndObject();
+    }
+
+    private global::Zoo.Enclosure JsonbReadEnclosure(ref global::System.Text.Json.Utf8JsonReader json)
+    {
+        global::System.Guid m0 = default!;
+        string m1 = default!;
+        global::Zoo.Animal? m2 = default!;
+        int m3 = default!;
+        var has3 = false;
+        int m4 = default!;
+        var has4 = false;
+        var member = "Enclosure";
+        try
+        {
+            while (global::BLite.Bson.Jsonb.JsonbMemberReader.NextProperty(ref json))
+            {
+                var name = global::BLite.Bson.Jsonb.JsonbMemberReader.PropertyName(ref json);
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Next(ref json);
+                switch (name.Length)
+                {
+                    case 2:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "_v"u8))
+                        {
+                            member = "Enclosure._version";
+                            m3 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadInt32(ref json, "Enclosure._version");
+                            has3 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                    case 3:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "_id"u8))
+                        {
+                            member = "Enclosure.Id";
+                            m0 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadGuid(ref json, "Enclosure.Id");
+                            continue;
+                        }
+                        break;
+                    }
+                    case 4:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Name"u8))
+                        {
+                            member = "Enclosure.Name";
+                            m1 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadString(ref json, "Enclosure.Name")!;
+                            continue;
+                        }
+                        break;
+                    }
+                    case 8:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Resident"u8))
+                        {
+                            member = "Enclosure.Resident";
+                            if (json.TokenType == global::System.Text.Json.JsonTokenType.Null)
+                            {
+                                m2 = null!;
+                            }
+                            else
+                            {
+                                global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectDocument(ref json, "Enclosure.Resident");
+                                m2 = JsonbReadAnimalAny(ref json);
+                            }
+                            continue;
+                        }
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Capacity"u8))
+                        {
+                            member = "Enclosure.Capacity";
+                            m4 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadInt32(ref json, "Enclosure.Capacity");
+                            has4 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                }
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Skip(ref json);
+            }
+        }
+        catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)
+        {
+            throw global::BLite.Bson.Jsonb.JsonbMemberReader.Malformed(member, error);
+        }
+
+        var result = new global::Zoo.Enclosure(m0, m1, m2);
+        if (has3)
+        {
+            __Field_Zoo_Enclosure__version(result) = m3;
+        }
+        if (has4)
+        {
+            __Setter_Zoo_Enclosure_set_Capacity(result, m4);
+        }
+        return result;
+    }
+
+    private global::Zoo.Animal JsonbReadAnimalAny(ref global::System.Text.Json.Utf8JsonReader json)
+    {
+        var discriminator = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadDiscriminator(json, "Animal");
+        if (discriminator.IsEmpty)
+        {
+            throw global::BLite.Bson.Mapping.BsonMemberReader.MissingDiscriminator("Animal");
+        }
+
+        if (global::System.MemoryExtensions.SequenceEqual(discriminator, "lion"u8))
+        {
+            return JsonbReadLion(ref json);
+        }
+
+        throw global::BLite.Bson.Mapping.BsonMemberReader.UnknownDiscriminator(discriminator, "Animal");
+    }
+
+    private global::Zoo.Lion JsonbReadLion(ref global::System.Text.Json.Utf8JsonReader json)
+    {
+        string m0 = default!;
+        var has0 = false;
+        int m1 = default!;
+        var member = "Lion";
+        try
+        {
+            while (global::BLite.Bson.Jsonb.JsonbMemberReader.NextProperty(ref json))
+            {
+                var name = global::BLite.Bson.Jsonb.JsonbMemberReader.PropertyName(ref json);
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Next(ref json);
+                switch (name.Length)
+                {
+                    case 4:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Name"u8))
+                        {
+                            member = "Lion.Name";
+                            m0 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadString(ref json, "Lion.Name")!;
+                            has0 = true;
+                            continue;
+                        }
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Roar"u8))
+                        {
+                            member = "Lion.Roar";
+                            m1 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadInt32(ref json, "Lion.Roar");
+                            continue;
+                        }
+                        break;
+                    }
+                }
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Skip(ref json);
+            }
+        }
+        catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)
+        {
+            throw global::BLite.Bson.Jsonb.JsonbMemberReader.Malformed(member, error);
         }
 
         var result = new global::Zoo.Lion()

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 
-namespace BLite.PostgreSql.Jsonb;
+namespace BLite.Bson.Jsonb;
 
 /// <summary>Number text that survives PostgreSQL's numeric type unchanged.</summary>
 internal static class JsonbNumbers

@@ -1,0 +1,87 @@
+using System.Buffers.Binary;
+
+namespace BLite.Core.ChangeFeed;
+
+/// <summary>
+/// One committed transaction's journal events as the WAL carries them, in the transaction's log
+/// record (docs/format.md 3 and 5), until a checkpoint folds them into the journal tree.
+/// Little-endian:
+/// <code>
+///  0  u8   version (1)
+///  1  3    reserved, 0
+///  4  u32  event count c (at least 1)
+///  8  u64  journal sequence of the transaction
+/// 16  u64  journal offset after its last event (the next transaction's first offset)
+/// 24  …    c times: u32 length, then the event record (<see cref="JournalRecord"/>, stamped)
+/// </code>
+/// </summary>
+internal static class JournalLogRecord
+{
+    public const int HeaderSize = 24;
+    private const byte Version = 1;
+
+    /// <summary>Encodes events already stamped (<see cref="JournalRecord.Stamp"/>) as transaction <paramref name="sequence"/>.</summary>
+    public static byte[] Encode(ulong sequence, ulong nextOffset, IReadOnlyList<byte[]> records)
+    {
+        var length = HeaderSize;
+        foreach (var record in records)
+        {
+            length += 4 + record.Length;
+        }
+
+        var bytes = new byte[length];
+        bytes[0] = Version;
+        BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(4), records.Count);
+        BinaryPrimitives.WriteUInt64LittleEndian(bytes.AsSpan(8), sequence);
+        BinaryPrimitives.WriteUInt64LittleEndian(bytes.AsSpan(16), nextOffset);
+        var at = HeaderSize;
+        foreach (var record in records)
+        {
+            BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(at), record.Length);
+            record.CopyTo(bytes, at + 4);
+            at += 4 + record.Length;
+        }
+
+        return bytes;
+    }
+
+    /// <summary>The transaction's journal sequence and the journal offset after it.</summary>
+    public static JournalTail ReadTail(ReadOnlySpan<byte> payload, string filePath)
+    {
+        Check(payload, filePath);
+        return new JournalTail(BinaryPrimitives.ReadUInt64LittleEndian(payload[8..]), BinaryPrimitives.ReadUInt64LittleEndian(payload[16..]));
+    }
+
+    /// <summary>The transaction's event records, in order (the index of each is its position).</summary>
+    public static List<byte[]> ReadEvents(byte[] payload, string filePath)
+    {
+        Check(payload, filePath);
+        var count = BinaryPrimitives.ReadInt32LittleEndian(payload.AsSpan(4));
+        var events = new List<byte[]>(count);
+        var at = HeaderSize;
+        for (var i = 0; i < count; i++)
+        {
+            var length = at + 4 <= payload.Length ? BinaryPrimitives.ReadInt32LittleEndian(payload.AsSpan(at)) : -1;
+            if (length < JournalRecord.HeaderSize || length > payload.Length - at - 4)
+            {
+                throw Malformed(filePath, $"event {i} of {count} does not fit the record");
+            }
+
+            events.Add(payload.AsSpan(at + 4, length).ToArray());
+            at += 4 + length;
+        }
+
+        return at == payload.Length ? events : throw Malformed(filePath, $"{payload.Length - at} trailing bytes");
+    }
+
+    private static void Check(ReadOnlySpan<byte> payload, string filePath)
+    {
+        if (payload.Length < HeaderSize || payload[0] != Version || BinaryPrimitives.ReadInt32LittleEndian(payload[4..]) < 1)
+        {
+            throw Malformed(filePath, payload.Length < HeaderSize ? $"it is {payload.Length} bytes long" : $"version {payload[0]}, {BinaryPrimitives.ReadInt32LittleEndian(payload[4..])} events");
+        }
+    }
+
+    private static BLiteCorruptionException Malformed(string filePath, string detail) =>
+        new(filePath, null, $"a change journal record in the write-ahead log is malformed: {detail}.");
+}
