@@ -31,6 +31,10 @@ internal sealed partial class StorageEngine
     private long _backPressureWaits;
     private long _walEndForBackPressure;
     private Exception? _backgroundFailure;
+    // Set once a caller has been told the engine refuses writes (a failed commit or a refused
+    // one): the close then need not report a background failure, which may only be that
+    // failure's consequence met later by the checkpoint.
+    private int _failureReported;
 
     /// <summary>Checkpoints completed by the background task since open.</summary>
     internal long BackgroundCheckpoints => Interlocked.Read(ref _backgroundCheckpoints);

@@ -59,6 +59,7 @@ internal sealed partial class StorageEngine
             catch (IOException exception)
             {
                 Fail(exception);
+                Volatile.Write(ref _failureReported, 1);
                 throw new BLiteException($"Commit to database '{Path}' failed: the write-ahead log could not be written ({exception.Message}). The database refuses writes until it is reopened.", exception);
             }
 

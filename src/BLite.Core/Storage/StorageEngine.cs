@@ -286,7 +286,7 @@ internal sealed partial class StorageEngine : IDisposable
             ReleaseCheckpointGate();
         }
 
-        if (checkpointFailure is null && Volatile.Read(ref _backgroundFailure) is { } backgroundFailure)
+        if (checkpointFailure is null && Volatile.Read(ref _failureReported) == 0 && Volatile.Read(ref _backgroundFailure) is { } backgroundFailure)
         {
             throw new BLiteException($"Closing database '{Path}': a background checkpoint had failed ({backgroundFailure.Message}), so the last commits may not be durable; the write-ahead log holds every commit it could write and the next open recovers them.", backgroundFailure);
         }
@@ -416,8 +416,7 @@ internal sealed partial class StorageEngine : IDisposable
 
     private void ThrowFailed(Exception failure)
     {
-        // A background checkpoint's failure reaches the caller here; the close need not repeat it.
-        Interlocked.CompareExchange(ref _backgroundFailure, null, failure);
+        Volatile.Write(ref _failureReported, 1);
         throw new BLiteException($"Database '{Path}' refuses writes after an earlier failure ({failure.Message}); reopen it to recover from the write-ahead log.", failure);
     }
 
