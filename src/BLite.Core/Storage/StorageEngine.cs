@@ -181,7 +181,7 @@ internal sealed partial class StorageEngine : IDisposable
     }
 
     /// <summary>Page reads served from the cache since open (counted under the engine's lock).</summary>
-    internal long CacheHits => Volatile.Read(ref _cacheHits);
+    internal long CacheHits => Volatile.Read(ref _cacheHits) + Interlocked.Read(ref _hotPageHits);
 
     /// <summary>Page reads that went to the file or the WAL since open.</summary>
     internal long CacheMisses => Interlocked.Read(ref _cacheMisses);
