@@ -22,12 +22,13 @@ internal static class CommitLatency
     /// <summary>At <c>flush</c> every insert waits for an fsync (75 µs to several ms on a shared VM), so that level runs at most this many.</summary>
     private const int MaxFlushInserts = 10_000;
 
-    public static void Run(int inserts, TextWriter output)
+    public static void Run(int inserts, TextWriter output, bool profileTails = false)
     {
         var allOrders = new OrderGenerator(seed: 1515).Generate(inserts);
         var warmUp = new OrderGenerator(seed: 1516).Generate(WarmUpInserts);
         var directory = Path.Combine(Path.GetTempPath(), $"blite-latency-{Environment.ProcessId}");
         var rows = new List<string>();
+        var profiles = new StringWriter();
         try
         {
             foreach (var durability in new[] { StoreDurability.OsBuffered, StoreDurability.FlushPerCommit })
@@ -39,6 +40,7 @@ internal static class CommitLatency
                 var allocated = Engines.ToDictionary(engine => engine, _ => 0L);
                 var stores = Engines.Select((engine, i) => OrderStores.Get(engine).Create(
                     new OrderStoreOptions(Path.Combine(directory, $"{engine}-{durability.Label()}").ToLowerInvariant(), durability, IndexStatus: false))).ToArray();
+                var probes = profileTails ? stores.ToDictionary(store => store.Engine, store => new CommitTailProfile(store, count)) : null;
                 try
                 {
                     for (var start = 0; start < count; start += Block)
@@ -47,12 +49,15 @@ internal static class CommitLatency
                         foreach (var store in stores)
                         {
                             var times = latencies[store.Engine];
+                            var probe = probes?[store.Engine];
                             var before = GC.GetAllocatedBytesForCurrentThread();
                             for (var i = start; i < end; i++)
                             {
+                                probe?.Before();
                                 var began = Stopwatch.GetTimestamp();
                                 store.Insert(orders[i]);
                                 times[i] = Stopwatch.GetTimestamp() - began;
+                                probe?.After(i);
                             }
 
                             allocated[store.Engine] += GC.GetAllocatedBytesForCurrentThread() - before;
@@ -63,6 +68,7 @@ internal static class CommitLatency
                     {
                         var deleteBytes = DeleteAllocation(store, orders);
                         rows.Add(Row(store.Engine, durability, count, latencies[store.Engine], (double)allocated[store.Engine] / count, deleteBytes));
+                        probes?[store.Engine].Report(store.Engine, durability.Label(), latencies[store.Engine], profiles);
                         output.WriteLine($"  commit-latency {durability.Label(),-8} {store.Engine,-7} done");
                     }
                 }
@@ -71,6 +77,7 @@ internal static class CommitLatency
                     foreach (var store in stores)
                     {
                         store.Dispose();
+                        probes?[store.Engine].Dispose();
                     }
                 }
             }
@@ -91,6 +98,12 @@ internal static class CommitLatency
         foreach (var row in rows)
         {
             output.WriteLine(row);
+        }
+
+        if (profileTails)
+        {
+            output.WriteLine();
+            output.Write(profiles.ToString());
         }
     }
 

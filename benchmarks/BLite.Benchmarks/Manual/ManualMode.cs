@@ -25,7 +25,7 @@ internal static class ManualMode
         if (options.CommitLatencyInserts > 0)
         {
             Console.WriteLine($"manual: commit latency over {options.CommitLatencyInserts} inserts on {machine.Description}, {machine.Runtime}, load average {MachineInfo.LoadAverage()}");
-            CommitLatency.Run(options.CommitLatencyInserts, Console.Out);
+            CommitLatency.Run(options.CommitLatencyInserts, Console.Out, options.ProfileTails);
             Console.WriteLine($"manual: load average at end {MachineInfo.LoadAverage()}; done in {Stopwatch.GetElapsedTime(started).TotalSeconds:N1} s");
             return 0;
         }

@@ -5,14 +5,15 @@ using BLite.Benchmarks.Engines.LiteDb;
 namespace BLite.Benchmarks.Manual;
 
 /// <summary>
-/// Command line of <c>manual [--documents N] [--json FILE] [--postgresql-only | --scans-only] [--engine NAME] [--commit-latency N]</c>;
+/// Command line of <c>manual [--documents N] [--json FILE] [--postgresql-only | --scans-only] [--engine NAME] [--commit-latency N [--profile-tails]]</c>;
 /// <c>--postgresql-only</c> runs only the PostgreSQL provider comparison, <c>--scans-only</c> only
 /// the read scenarios (find-by-id and both status scans), which is what a read-path change needs
 /// measured at 100k or 1M documents without loading every write scenario's stores.
 /// <c>--engine</c> runs one engine alone, so the memory peaks printed at the end are that engine's.
-/// <c>--commit-latency</c> runs only the commit latency distribution over N single inserts (<see cref="CommitLatency"/>).
+/// <c>--commit-latency</c> runs only the commit latency distribution over N single inserts (<see cref="CommitLatency"/>);
+/// <c>--profile-tails</c> adds what the slowest 0.1% of those commits overlapped (<see cref="CommitTailProfile"/>).
 /// </summary>
-public sealed record ManualOptions(int Documents, string? JsonPath, bool PostgreSqlOnly = false, bool ScansOnly = false, string? Engine = null, int CommitLatencyInserts = 0)
+public sealed record ManualOptions(int Documents, string? JsonPath, bool PostgreSqlOnly = false, bool ScansOnly = false, string? Engine = null, int CommitLatencyInserts = 0, bool ProfileTails = false)
 {
     public const int DefaultDocuments = 1000;
 
@@ -25,7 +26,7 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
     /// </summary>
     public const int LiteDbMaxDocuments = 100_000;
 
-    public const string Usage = "usage: BLite.Benchmarks manual [--documents N] [--json FILE] [--postgresql-only | --scans-only] [--engine NAME] [--commit-latency N]";
+    public const string Usage = "usage: BLite.Benchmarks manual [--documents N] [--json FILE] [--postgresql-only | --scans-only] [--engine NAME] [--commit-latency N [--profile-tails]]";
 
     /// <summary>Whether <paramref name="engine"/> takes part in this run, and if not, why.</summary>
     public bool Includes(string engine, out string reason)
@@ -55,6 +56,7 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
         var scansOnly = false;
         string? engine = null;
         var latencyInserts = 0;
+        var profileTails = false;
         options = new ManualOptions(documents, jsonPath);
         for (var i = 0; i < args.Count; i++)
         {
@@ -68,6 +70,12 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
             if (name == "--scans-only")
             {
                 scansOnly = true;
+                continue;
+            }
+
+            if (name == "--profile-tails")
+            {
+                profileTails = true;
                 continue;
             }
 
@@ -119,7 +127,13 @@ public sealed record ManualOptions(int Documents, string? JsonPath, bool Postgre
             return false;
         }
 
-        options = new ManualOptions(documents, jsonPath, postgreSqlOnly, scansOnly, engine, latencyInserts);
+        if (profileTails && latencyInserts == 0)
+        {
+            error = "--profile-tails profiles the --commit-latency run; give --commit-latency N too";
+            return false;
+        }
+
+        options = new ManualOptions(documents, jsonPath, postgreSqlOnly, scansOnly, engine, latencyInserts, profileTails);
         error = "";
         return true;
     }

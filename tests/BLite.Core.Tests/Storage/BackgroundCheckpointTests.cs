@@ -184,11 +184,72 @@ public class BackgroundCheckpointTests
         Assert.Equal(24, cuts);
     }
 
-    private static StorageOptions Options(Durability durability) => new()
+    /// <summary>
+    /// An encrypted file's checkpoint records how many frames of the log it copied from were on
+    /// disk (docs/encryption.md, "Binding the log to the file"), and at open refuses that log if it
+    /// is shorter. The background copy flushes beside commits: a commit's frame that was sealed but
+    /// whose write had not reached the device when the copy flushed the log must not be counted,
+    /// or a power cut then makes the honest log look like an older copy of itself (found by the
+    /// power-loss suite, seed 2500094).
+    /// </summary>
+    [Fact]
+    public async Task An_encrypted_checkpoint_never_counts_a_log_frame_still_being_written_as_on_disk()
+    {
+        var disk = new FaultDatabase();
+        var options = Options(Durability.Normal, encrypted: true);
+        var engine = disk.Open(options);
+        var random = new Random(6);
+        Commit(engine, random, initialize: true);
+        // The copy's first log flush (it makes the snapshot it copies durable) is held while a
+        // commit starts writing its frame; that write is then held while the copy goes on.
+        using var logFlushHold = new FlushHold(disk, stopAtFlush: 1, device: "fault.blite-wal");
+        var last = CommitUntil(engine, random, () => logFlushHold.Reached);
+        Assert.True(logFlushHold.Reached, "no background checkpoint reached its log flush");
+        var counterBefore = engine.VersionCounter;
+
+        using var writeHeld = new ManualResetEventSlim(false);
+        using var writeReleased = new ManualResetEventSlim(false);
+        var committerThread = -1;
+        disk.Injector.OnWrite = device =>
+        {
+            if (device == "fault.blite-wal" && Environment.CurrentManagedThreadId == Volatile.Read(ref committerThread))
+            {
+                writeHeld.Set();
+                writeReleased.Wait();
+            }
+        };
+        var committer = Task.Run(() =>
+        {
+            Volatile.Write(ref committerThread, Environment.CurrentManagedThreadId);
+            Commit(engine, new Random(7));
+        });
+        Assert.True(writeHeld.Wait(TimeSpan.FromSeconds(30)), "the commit never wrote its frame");
+
+        // The copy goes on, flushes the log again and commits its version record, while the frame is being written.
+        logFlushHold.Release();
+        Assert.True(SpinWait.SpinUntil(() => engine.VersionCounter > counterBefore, TimeSpan.FromSeconds(30)), "the checkpoint never committed its version record");
+
+        var powerCut = disk.AfterPowerLoss(random);
+        writeReleased.Set();
+        await Assert.ThrowsAnyAsync<BLiteException>(() => committer);
+        await engine.BackgroundCheckpointTask;
+        engine.CloseWithoutCheckpoint();
+
+        using var reopened = powerCut.Open(options);
+        using (var read = reopened.BeginRead())
+        {
+            Assert.Equal(last, CommitLedger.Check(read));
+        }
+
+        Assert.True(reopened.Verify(requireEveryPageOwned: true, new LedgerOwnership()).IsValid);
+    }
+
+    private static StorageOptions Options(Durability durability, bool encrypted = false) => new()
     {
         Durability = durability,
         PageSize = PageSize,
         WalCheckpointThresholdBytes = Threshold,
+        Encryption = encrypted ? BLiteEncryption.WithKey(Encryption.EncryptionTestKeys.Key) : null,
     };
 
     private static long Commit(StorageEngine engine, Random random, bool initialize = false)

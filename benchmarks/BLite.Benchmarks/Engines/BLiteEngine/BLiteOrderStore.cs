@@ -68,6 +68,9 @@ public sealed class BLiteOrderStore : IOrderStore, IGroupingOrderStore
         _orders = _context.Orders;
     }
 
+    /// <summary>The storage engine under the context (the commit-latency tail profile reads its counters).</summary>
+    internal global::BLite.Core.Storage.StorageEngine Storage => _context.Engine.Storage;
+
     public string Engine { get; }
 
     public StoreDurability Durability { get; }

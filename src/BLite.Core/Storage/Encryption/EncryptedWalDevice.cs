@@ -34,7 +34,11 @@ internal sealed class EncryptedWalDevice : IStorageDevice
     private readonly Lock _bindingLock = new();
     private uint _generation;
     private uint _salt;
-    private long _sealedFrames;
+    // Frames of the current log whose write to the device has returned: a flush that starts after
+    // that holds them. Counting a frame when it is sealed, before its write, let a checkpoint's
+    // flush on another thread record a commit's frame as on disk while the commit was still
+    // writing it (the background checkpoint copies beside commits).
+    private long _writtenFrames;
     private LogBinding _durable;
 
     /// <summary>Seals frames with <paramref name="file"/>'s cipher (the current one, after a key rotation too) and registers as its log.</summary>
@@ -57,7 +61,7 @@ internal sealed class EncryptedWalDevice : IStorageDevice
     {
         lock (_bindingLock)
         {
-            if (_durable.DurableFrames == _sealedFrames)
+            if (_durable.DurableFrames == _writtenFrames)
             {
                 return _durable;
             }
@@ -140,8 +144,13 @@ internal sealed class EncryptedWalDevice : IStorageDevice
         var stored = ArrayPool<byte>.Shared.Rent(source.Length);
         try
         {
-            Seal(offset, source, stored.AsSpan(0, source.Length));
+            var lastFrame = Seal(offset, source, stored.AsSpan(0, source.Length));
             _inner.Write(offset, stored.AsSpan(0, source.Length));
+            if (lastFrame >= 0)
+            {
+                var start = WalFormat.HeaderSize + (lastFrame * _frameSize) - offset;
+                NoteFrame(source.Slice((int)start, WalFormat.FrameHeaderSize), lastFrame);
+            }
         }
         finally
         {
@@ -194,13 +203,14 @@ internal sealed class EncryptedWalDevice : IStorageDevice
         LogBinding seen;
         lock (_bindingLock)
         {
-            seen = new LogBinding(_generation, _salt, _sealedFrames);
+            seen = new LogBinding(_generation, _salt, _writtenFrames);
         }
 
         _inner.Flush();
         lock (_bindingLock)
         {
-            if (seen.Generation == _generation && seen.Salt == _salt)
+            // Flushes may overlap (a commit's group flush and the checkpoint's): the count only grows.
+            if (seen.Generation == _generation && seen.Salt == _salt && seen.DurableFrames > _durable.DurableFrames)
             {
                 _durable = seen;
             }
@@ -291,9 +301,13 @@ internal sealed class EncryptedWalDevice : IStorageDevice
 
     public void Dispose() => _inner.Dispose();
 
-    /// <summary>Copies <paramref name="source"/> to <paramref name="stored"/>, encrypting every whole frame of a live generation in it.</summary>
-    private void Seal(long offset, ReadOnlySpan<byte> source, Span<byte> stored)
+    /// <summary>
+    /// Copies <paramref name="source"/> to <paramref name="stored"/>, encrypting every whole frame of
+    /// a live generation in it. Returns the index of the last such frame, or -1.
+    /// </summary>
+    private long Seal(long offset, ReadOnlySpan<byte> source, Span<byte> stored)
     {
+        var lastFrame = -1L;
         source.CopyTo(stored);
         if (offset == 0 && stored.Length >= WalFormat.HeaderSize && stored[..8].SequenceEqual(WalFormat.Magic))
         {
@@ -320,8 +334,10 @@ internal sealed class EncryptedWalDevice : IStorageDevice
             var image = (int)start + WalFormat.FrameHeaderSize;
             Cipher.Encrypt(source.Slice(image, _pageSize), stored.Slice(image, _pageSize), pageId, associatedData);
             MaskChecksum(stored.Slice((int)start, WalFormat.FrameHeaderSize), associatedData);
-            NoteFrame(header, index);
+            lastFrame = index;
         }
+
+        return lastFrame;
     }
 
     /// <summary>Reads frame <paramref name="index"/>'s header only, its checksum unmasked; returns the bytes available.</summary>
@@ -401,20 +417,20 @@ internal sealed class EncryptedWalDevice : IStorageDevice
             {
                 _generation = generation;
                 _salt = salt;
-                _sealedFrames = 0;
+                _writtenFrames = 0;
                 _durable = new LogBinding(generation, salt, 0);
             }
         }
     }
 
-    /// <summary>Counts an authentic frame of the current log, written or read: a flush after it makes it count as on disk.</summary>
+    /// <summary>Counts an authentic frame of the current log, written (once the device has it) or read: a flush after it makes it count as on disk.</summary>
     private void NoteFrame(ReadOnlySpan<byte> frameHeader, long index)
     {
         lock (_bindingLock)
         {
             if (WalFormat.FrameGeneration(frameHeader) == _generation && WalFormat.FrameSalt(frameHeader) == _salt)
             {
-                _sealedFrames = Math.Max(_sealedFrames, index + 1);
+                _writtenFrames = Math.Max(_writtenFrames, index + 1);
             }
         }
     }

@@ -11,6 +11,13 @@ namespace BLite.Core.Storage.Wal;
 internal sealed class WriteAheadLog
 {
     private const long MinimumExtension = 256 * 1024;
+
+    /// <summary>
+    /// The most one commit extends the log by: the commit's own flush writes the zeros out, so an
+    /// extension of megabytes (the doubling once reached 8 MiB) made that one commit many times
+    /// slower than the others.
+    /// </summary>
+    private const long MaximumExtension = 1024 * 1024;
     private static readonly byte[] ZeroBlock = new byte[64 * 1024];
 
     private readonly IStorageDevice _device;
@@ -168,8 +175,8 @@ internal sealed class WriteAheadLog
     /// system's journal (measured on ext4: about 105 us per 24 KB commit appended, 63 us
     /// overwritten). After the first checkpoint the log is rewritten in place from its start, so
     /// only the first generation of a new log appends; in Full durability the log is extended
-    /// with zeros ahead of it, doubling (at least 256 KB) up to the checkpoint threshold, so most
-    /// of those commits also overwrite. The zeros are flushed by the commit's own flush. A
+    /// with zeros ahead of it, doubling from 256 KB but by at most 1 MiB at a time, up to the
+    /// checkpoint threshold, so most of those commits also overwrite. The zeros are flushed by the commit's own flush. A
     /// zero-filled frame fails its generation and salt check, so recovery reads it as the end
     /// of the log (as it does stale frames of earlier generations).
     /// </summary>
@@ -181,7 +188,7 @@ internal sealed class WriteAheadLog
             return;
         }
 
-        var target = Math.Min(_preallocationLimit, Math.Max(2 * written, written + MinimumExtension));
+        var target = Math.Min(_preallocationLimit, written + Math.Clamp(written, MinimumExtension, MaximumExtension));
         var zeros = ZeroBlock;
         _segments.Clear();
         for (var position = written; position < target; position += zeros.Length)

@@ -31,6 +31,9 @@ public sealed class FaultInjector
     /// <summary>Runs at the start of every flush, outside the injector's lock (tests use it to hold a flush open).</summary>
     public Action<string>? OnFlush { get; set; }
 
+    /// <summary>Runs at the start of every write, before it applies and outside the injector's lock (tests use it to hold a write open).</summary>
+    public Action<string>? OnWrite { get; set; }
+
     public int Reads { get; private set; }
 
     public int Writes { get; private set; }
@@ -66,6 +69,7 @@ public sealed class FaultInjector
     /// <summary>Returns false when the operation is the one that loses power (the caller records it as pending, then throws).</summary>
     internal bool BeforeWrite(string device)
     {
+        OnWrite?.Invoke(device);
         lock (_sync)
         {
             ThrowIfPoweredOff(device);

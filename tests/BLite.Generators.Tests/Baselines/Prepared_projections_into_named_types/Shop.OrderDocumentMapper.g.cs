@@ -6,7 +6,7 @@ namespace Shop;
 
 /// <summary>Compile-time C-BSON mapper for <see cref="global::Shop.Order"/> and every type it reaches.</summary>
 [global::System.CodeDom.Compiler.GeneratedCode("BLite.Generators", "1.0.0")]
-internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::BLite.ObjectId, global::Shop.Order>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper, global::BLite.Bson.Mapping.IMemberReaderProvider
+internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocumentMapper<global::BLite.ObjectId, global::Shop.Order>, global::BLite.Bson.Mapping.IGeneratedDocumentMapper, global::BLite.Bson.Mapping.IMemberReaderProvider, global::BLite.Bson.Jsonb.IJsonbDocumentMapper<global::Shop.Order>
 {
     private readonly global::BLite.Bson.BsonFieldDictionary _fieldDictionary;
     private readonly global::BLite.Bson.Mapping.MappedField[] _fields;
@@ -275,6 +275,233 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
                     reader.SkipValue(type);
                     break;
             }
+        }
+
+        var result = new global::Shop.Address();
+        if (has0)
+        {
+            result.City = m0;
+        }
+        return result;
+    }
+
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey0 = global::System.Text.Json.JsonEncodedText.Encode("_id", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey1 = global::System.Text.Json.JsonEncodedText.Encode("Status", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey2 = global::System.Text.Json.JsonEncodedText.Encode("Total", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey3 = global::System.Text.Json.JsonEncodedText.Encode("Shipping", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+    private static readonly global::System.Text.Json.JsonEncodedText _jsonbKey4 = global::System.Text.Json.JsonEncodedText.Encode("City", global::System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+
+    public void WriteJsonb(global::Shop.Order document, global::System.Text.Json.Utf8JsonWriter writer)
+    {
+        global::System.ArgumentNullException.ThrowIfNull(document);
+        global::System.ArgumentNullException.ThrowIfNull(writer);
+        JsonbWriteOrder(document, writer, 1);
+    }
+
+    public global::Shop.Order ReadJsonb(global::System.ReadOnlySpan<byte> utf8Json)
+    {
+        var json = new global::System.Text.Json.Utf8JsonReader(utf8Json, global::BLite.Bson.Jsonb.JsonbMemberReader.Options);
+        try
+        {
+            global::BLite.Bson.Jsonb.JsonbMemberReader.Next(ref json);
+            global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectDocument(ref json, "Order");
+            var result = JsonbReadOrder(ref json);
+            global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectEnd(ref json);
+            return result;
+        }
+        catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)
+        {
+            throw global::BLite.Bson.Jsonb.JsonbMemberReader.Malformed("Order", error);
+        }
+    }
+
+    private void JsonbWriteOrder(global::Shop.Order value, global::System.Text.Json.Utf8JsonWriter writer, int depth)
+    {
+        if (depth > global::BLite.Bson.BsonLimits.MaxDepth)
+        {
+            throw global::BLite.Bson.Mapping.BsonMappingGuard.TooDeep("Order");
+        }
+
+        writer.WriteStartObject();
+        writer.WritePropertyName(_jsonbKey0);
+        global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteObjectId(writer, value.Id);
+        writer.WritePropertyName(_jsonbKey1);
+        var v3 = value.Status;
+        if (v3 is not null)
+        {
+            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v3);
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+        writer.WritePropertyName(_jsonbKey2);
+        global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteDecimal(writer, value.Total);
+        writer.WritePropertyName(_jsonbKey3);
+        var v4 = value.Shipping;
+        if (v4 is not null)
+        {
+            JsonbWriteAddress(v4, writer, depth + 1);
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+        writer.WriteEndObject();
+    }
+
+    private void JsonbWriteAddress(global::Shop.Address value, global::System.Text.Json.Utf8JsonWriter writer, int depth)
+    {
+        if (depth > global::BLite.Bson.BsonLimits.MaxDepth)
+        {
+            throw global::BLite.Bson.Mapping.BsonMappingGuard.TooDeep("Address");
+        }
+
+        writer.WriteStartObject();
+        writer.WritePropertyName(_jsonbKey4);
+        var v5 = value.City;
+        if (v5 is not null)
+        {
+            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v5);
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+        writer.WriteEndObject();
+    }
+
+    private global::Shop.Order JsonbReadOrder(ref global::System.Text.Json.Utf8JsonReader json)
+    {
+        global::BLite.ObjectId m0 = default!;
+        var has0 = false;
+        string m1 = default!;
+        var has1 = false;
+        decimal m2 = default!;
+        var has2 = false;
+        global::Shop.Address? m3 = default!;
+        var has3 = false;
+        var member = "Order";
+        try
+        {
+            while (global::BLite.Bson.Jsonb.JsonbMemberReader.NextProperty(ref json))
+            {
+                var name = global::BLite.Bson.Jsonb.JsonbMemberReader.PropertyName(ref json);
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Next(ref json);
+                switch (name.Length)
+                {
+                    case 3:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "_id"u8))
+                        {
+                            member = "Order.Id";
+                            m0 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadObjectId(ref json, "Order.Id");
+                            has0 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                    case 5:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Total"u8))
+                        {
+                            member = "Order.Total";
+                            m2 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadDecimal(ref json, "Order.Total");
+                            has2 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                    case 6:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Status"u8))
+                        {
+                            member = "Order.Status";
+                            m1 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadString(ref json, "Order.Status")!;
+                            has1 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                    case 8:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "Shipping"u8))
+                        {
+                            member = "Order.Shipping";
+                            if (json.TokenType == global::System.Text.Json.JsonTokenType.Null)
+                            {
+                                m3 = null!;
+                            }
+                            else
+                            {
+                                global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectDocument(ref json, "Order.Shipping");
+                                m3 = JsonbReadAddress(ref json);
+                            }
+                            has3 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                }
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Skip(ref json);
+            }
+        }
+        catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)
+        {
+            throw global::BLite.Bson.Jsonb.JsonbMemberReader.Malformed(member, error);
+        }
+
+        var result = new global::Shop.Order();
+        if (has0)
+        {
+            result.Id = m0;
+        }
+        if (has1)
+        {
+            result.Status = m1;
+        }
+        if (has2)
+        {
+            result.Total = m2;
+        }
+        if (has3)
+        {
+            result.Shipping = m3;
+        }
+        return result;
+    }
+
+    private global::Shop.Address JsonbReadAddress(ref global::System.Text.Json.Utf8JsonReader json)
+    {
+        string m0 = default!;
+        var has0 = false;
+        var member = "Address";
+        try
+        {
+            while (global::BLite.Bson.Jsonb.JsonbMemberReader.NextProperty(ref json))
+            {
+                var name = global::BLite.Bson.Jsonb.JsonbMemberReader.PropertyName(ref json);
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Next(ref json);
+                switch (name.Length)
+                {
+                    case 4:
+                    {
+                        if (global::System.MemoryExtensions.SequenceEqual(name, "City"u8))
+                        {
+                            member = "Address.City";
+                            m0 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadString(ref json, "Address.City")!;
+                            has0 = true;
+                            continue;
+                        }
+                        break;
+                    }
+                }
+                global::BLite.Bson.Jsonb.JsonbMemberReader.Skip(ref json);
+            }
+        }
+        catch (global::System.Exception error) when (error is global::System.Text.Json.JsonException or global::System.FormatException or global::System.OverflowException or global::System.ArgumentException or global::System.InvalidOperationException)
+        {
+            throw global::BLite.Bson.Jsonb.JsonbMemberReader.Malformed(member, error);
         }
 
         var result = new global::Shop.Address();
