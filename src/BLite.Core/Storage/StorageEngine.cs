@@ -180,7 +180,7 @@ internal sealed partial class StorageEngine : IDisposable
         return ConsistencyChecker.Check(this, snapshot, sources, requireEveryPageOwned);
     }
 
-    /// <summary>Page reads served from the cache since open (counted under the engine's lock).</summary>
+    /// <summary>Page reads served from the cache since open: under the engine's lock, or by the hot-page memo without it.</summary>
     internal long CacheHits => Volatile.Read(ref _cacheHits) + Interlocked.Read(ref _hotPageHits);
 
     /// <summary>Page reads that went to the file or the WAL since open.</summary>
