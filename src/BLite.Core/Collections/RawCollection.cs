@@ -89,7 +89,25 @@ internal sealed partial class RawCollection
     public byte[] GetPrimaryKey(ReadOnlySpan<byte> document) =>
         IndexKeyCodec.EncodePrimaryKey(document, FindId(document), _database.MaxKeySize);
 
-    internal CollectionInfo? Resolve(IPageReader pages) => _database.Catalog.GetSnapshot(pages).Find(Name);
+    // Catalog snapshots are immutable and shared until the catalog changes, so the name lookup is
+    // kept per snapshot: a point read would otherwise hash the collection's name every time.
+    private ResolvedCollection? _resolved;
+
+    internal CollectionInfo? Resolve(IPageReader pages)
+    {
+        var catalog = _database.Catalog.GetSnapshot(pages);
+        var resolved = _resolved;
+        if (resolved is not null && ReferenceEquals(resolved.Catalog, catalog))
+        {
+            return resolved.Collection;
+        }
+
+        var collection = catalog.Find(Name);
+        _resolved = new ResolvedCollection(catalog, collection);
+        return collection;
+    }
+
+    private sealed record ResolvedCollection(CatalogSnapshot Catalog, CollectionInfo? Collection);
 
     internal CollectionInfo ResolveOrCreate(IPageWriter pages) =>
         Resolve(pages) ?? _database.Catalog.CreateCollection(pages, Name);

@@ -62,6 +62,11 @@ internal sealed partial class StorageEngine
 
     private byte[] GetImage(uint pageId, long snapshot, ref byte[]? scratch, bool transient)
     {
+        if (TryGetHotPage(pageId, snapshot, out var hot))
+        {
+            return hot;
+        }
+
         while (true)
         {
             PageVersion? version;
@@ -78,6 +83,7 @@ internal sealed partial class StorageEngine
                 {
                     _pages.Touch(version);
                     _cacheHits++;
+                    RememberHotPage(version, snapshot, cached);
                     return cached;
                 }
 

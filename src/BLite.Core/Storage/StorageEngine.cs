@@ -180,8 +180,8 @@ internal sealed partial class StorageEngine : IDisposable
         return ConsistencyChecker.Check(this, snapshot, sources, requireEveryPageOwned);
     }
 
-    /// <summary>Page reads served from the cache since open (counted under the engine's lock).</summary>
-    internal long CacheHits => Volatile.Read(ref _cacheHits);
+    /// <summary>Page reads served from the cache since open: under the engine's lock, or by the hot-page memo without it.</summary>
+    internal long CacheHits => Volatile.Read(ref _cacheHits) + Interlocked.Read(ref _hotPageHits);
 
     /// <summary>Page reads that went to the file or the WAL since open.</summary>
     internal long CacheMisses => Interlocked.Read(ref _cacheMisses);
