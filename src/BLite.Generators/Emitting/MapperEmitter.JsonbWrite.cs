@@ -18,10 +18,7 @@ internal sealed partial class MapperEmitter
         {
             var discriminator = type.IsDerivedType ? ", global::System.ReadOnlySpan<byte> discriminator" : "";
             w.Open($"private void JsonbWrite{type.MethodSuffix}({type.TypeName} value, {JsonWriterType} writer, int depth{discriminator})");
-            var nesting = InnerNesting(type);
-            w.Open($"if (depth{(nesting == 0 ? "" : " + " + nesting.ToString(CultureInfo.InvariantCulture))} > global::BLite.Bson.BsonLimits.MaxDepth)");
-            w.Line($"throw global::BLite.Bson.Mapping.BsonMappingGuard.TooDeep({Literals.String(type.DisplayName)});");
-            w.Close();
+            EmitDepthGuard(type);
             w.Line();
             w.Line("writer.WriteStartObject();");
             if (type.IsDerivedType)

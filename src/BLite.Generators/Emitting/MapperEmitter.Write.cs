@@ -7,6 +7,15 @@ internal sealed partial class MapperEmitter
 {
     private static readonly WriteTarget BsonTarget = new("Write", $"ref {WriterType} writer", "ref writer");
 
+    /// <summary>The writers' refusal of a value nested deeper than BSON allows, counted from this type's own nesting.</summary>
+    private void EmitDepthGuard(ObjectTypeSpec type)
+    {
+        var nesting = InnerNesting(type);
+        _writer.Open($"if (depth{(nesting == 0 ? "" : " + " + nesting.ToString(CultureInfo.InvariantCulture))} > global::BLite.Bson.BsonLimits.MaxDepth)");
+        _writer.Line($"throw global::BLite.Bson.Mapping.BsonMappingGuard.TooDeep({Literals.String(type.DisplayName)});");
+        _writer.Close();
+    }
+
     private void EmitWriteMethods(ObjectTypeSpec type)
     {
         var w = _writer;
@@ -14,10 +23,7 @@ internal sealed partial class MapperEmitter
         {
             var discriminator = type.IsDerivedType ? ", global::System.ReadOnlySpan<byte> discriminator" : "";
             w.Open($"private void Write{type.MethodSuffix}({type.TypeName} value, ref {WriterType} writer, int depth{discriminator})");
-            var nesting = InnerNesting(type);
-            w.Open($"if (depth{(nesting == 0 ? "" : " + " + nesting.ToString(CultureInfo.InvariantCulture))} > global::BLite.Bson.BsonLimits.MaxDepth)");
-            w.Line($"throw global::BLite.Bson.Mapping.BsonMappingGuard.TooDeep({Literals.String(type.DisplayName)});");
-            w.Close();
+            EmitDepthGuard(type);
             w.Line();
             w.Line("var token = writer.BeginDocument();");
             if (type.IsDerivedType)
