@@ -28,6 +28,37 @@ internal static class CollectionQuerySource
     }
 
     /// <summary>
+    /// As <see cref="Execute"/>, for a reader of <paramref name="values"/> only: when they read
+    /// nothing but <c>_id</c> and the plan covers it, each item is a document holding only
+    /// <c>_id</c>, taken from the index entries without reading the stored documents.
+    /// </summary>
+    public static IEnumerable<ReadOnlyMemory<byte>> ExecuteReading(RawCollection collection, IPageReader pages, DocumentQuery query,
+        IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values, QueryPlanCache? plans = null)
+    {
+        if (!ReadsOnlyId(values))
+        {
+            return Execute(collection, pages, query, parameters, plans);
+        }
+
+        var plan = PlanFor(collection, pages, query, plans);
+        return PlanExecutor.TryExecuteIds(collection, pages, query, parameters, plan)
+            ?? (TryPrimaryKeyPoint(plan, parameters, out var key) ? ReadPoint(collection, pages, key) : PlanExecutor.Execute(collection, pages, query, parameters, plan));
+    }
+
+    private static bool ReadsOnlyId(IReadOnlyList<ValueExpression> values)
+    {
+        foreach (var value in values)
+        {
+            if (value is not FieldValue field || !field.Path.Equals(FieldPath.Id))
+            {
+                return false;
+            }
+        }
+
+        return values.Count > 0;
+    }
+
+    /// <summary>
     /// An exact <c>_id</c> equality (an ObjectId or string value has one key piece; nothing left to
     /// check, nothing skipped) is one primary-key descent: the scan machinery — filter evaluator,
     /// key runs, cursors — would cost more than the read.

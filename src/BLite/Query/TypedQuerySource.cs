@@ -195,21 +195,22 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
         if (_collection.Context.CurrentTransaction is { } transaction)
         {
             var started = BLiteTelemetry.StartOperation();
-            var rows = transaction.Run((Source: this, Query: query, Parameters: parameters, Reader: reader),
-                static (pages, s) => s.Source.ReadRows(pages, s.Query, s.Parameters, s.Reader).ToList());
+            var rows = transaction.Run((Source: this, Query: query, Parameters: parameters, Reader: reader, projection.Values),
+                static (pages, s) => s.Source.ReadRows(pages, s.Query, s.Parameters, s.Reader, s.Values).ToList());
             Measured(started, "query");
             return rows;
         }
 
-        return StreamFrom(pages => ReadRows(pages, query, parameters, reader));
+        return StreamFrom(pages => ReadRows(pages, query, parameters, reader, projection.Values));
     }
 
     private ProjectedRowReader? CreateRowReader(Linq.Translation.ProjectionPlan projection, IReadOnlyList<BsonValue>? parameters) =>
         ProjectedRowReader.TryCreate(_collection.Mapper, projection.Values, projection.Types, projection.Names, _collection.Documents.Database.Fields, parameters);
 
-    private IEnumerable<object?[]> ReadRows(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, ProjectedRowReader reader)
+    private IEnumerable<object?[]> ReadRows(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, ProjectedRowReader reader,
+        IReadOnlyList<ValueExpression> values)
     {
-        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _plans))
+        foreach (var document in CollectionQuerySource.ExecuteReading(_collection.Documents, pages, query, parameters, values, _plans))
         {
             yield return reader.Read(document.Span);
         }
@@ -223,7 +224,7 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
         var projection = FieldProjection.UsesParameters(values)
             ? new FieldProjection(values, _collection.Documents.Database.Fields, parameters)
             : Projection(values);
-        foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _plans))
+        foreach (var document in CollectionQuerySource.ExecuteReading(_collection.Documents, pages, query, parameters, values, _plans))
         {
             var row = new BsonValue[values.Count];
             projection.Read(document.Span, row);

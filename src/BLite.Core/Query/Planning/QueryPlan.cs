@@ -81,6 +81,14 @@ internal sealed class QueryPlan
     public bool CountsIndexEntries => Index is { IsPrimaryKey: false } && Residual is null && Bounds.Count > 0;
 
     /// <summary>
+    /// Whether a projection of only <c>_id</c> can be answered from the index entries alone (a
+    /// covering plan): the entries are exactly the matches (<see cref="CountsIndexEntries"/>) and
+    /// no order asks for anything but the order the scan already yields. Every secondary index
+    /// entry ends with the document's primary key (docs/query.md, "Covered _id projections").
+    /// </summary>
+    public bool CoversIds => CountsIndexEntries && Query.Sort.Count == 0 && !Descending;
+
+    /// <summary>
     /// An <c>IN</c> through a secondary index with no order to serve is run as the inner side of a
     /// join: the runs' primary keys are gathered from the index alone, sorted, and the documents
     /// read in <c>_id</c> order (docs/query.md, "Joins through an index").
@@ -155,6 +163,12 @@ internal sealed class QueryPlan
         {
             text.Append("\n  count: index entries only");
         }
+
+        if (CoversIds)
+        {
+            text.Append("\n  covers: _id (a projection of only _id reads no document)");
+        }
+
         if (Query.Sort.Count > 0)
         {
             text.Append("\n  sort: ").Append(NeedsSort ? "in memory by " + string.Join(", ", Query.Sort) : "none (index order)");

@@ -58,6 +58,7 @@ public class ExecutorDifferentialTests
 
         using var read = database.BeginRead();
         var usedIndexes = new HashSet<string>();
+        var covered = 0;
         for (var round = 0; round < 250; round++)
         {
             var filter = random.Next(4) == 0 ? MixedValues.Filter(extra) : random.Filter();
@@ -89,10 +90,28 @@ public class ExecutorDifferentialTests
             var typed = PlanExecutor.Execute(indexed.Documents, read, query, plan: plan)
                 .Select(bytes => BsonDocument.FromBytes(bytes.Span, database.Fields)["_id"].AsInt32).ToList();
             AssertPage(expected, typed, sort.Count > 0, skip, take, context + "\n" + plan.Explain());
+
+            // A covered _id projection returns exactly what the document plan returns, in its order (multikey de-duplication and paging included).
+            foreach (var candidate in new[] { plan, PlanExecutor.Plan(indexed.Documents, read, query) })
+            {
+                if (PlanExecutor.TryExecuteIds(indexed.Documents, read, query, null, candidate) is not { } ids)
+                {
+                    continue;
+                }
+
+                covered++;
+                var fromDocuments = PlanExecutor.Execute(indexed.Documents, read, query, plan: candidate).Select(bytes => IdOf(bytes, database)).ToList();
+                var fromIndex = ids.Select(bytes => IdOf(bytes, database)).ToList();
+                Assert.True(fromDocuments.SequenceEqual(fromIndex), $"covered [{string.Join(",", fromIndex)}] != [{string.Join(",", fromDocuments)}]; {context}\n{candidate.Explain()}");
+            }
         }
+
+        Assert.True(covered >= 1, $"only {covered} executions were covered");
 
         Assert.True(usedIndexes.Count >= 6, "indexes used: " + string.Join(", ", usedIndexes));
     }
+
+    private static int IdOf(ReadOnlyMemory<byte> document, DocumentDatabase database) => BsonDocument.FromBytes(document.Span, database.Fields)["_id"].AsInt32;
 
     private static readonly IndexDescriptor[] SingleValuedDescriptors =
     [
