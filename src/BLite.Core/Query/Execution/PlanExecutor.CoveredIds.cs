@@ -41,6 +41,7 @@ internal static partial class PlanExecutor
         var keys = plan.IsIndexJoin ? JoinKeys(collection, pages, plan.Index!.Name, runs) : IndexOrderKeys(collection, pages, plan, runs);
         long skipped = 0;
         long returned = 0;
+        var scratch = new byte[64];
         foreach (var key in keys)
         {
             if (skipped < skip)
@@ -49,7 +50,7 @@ internal static partial class PlanExecutor
                 continue;
             }
 
-            yield return IdDocument(collection, pages, key);
+            yield return IdDocument(collection, pages, key, ref scratch);
             if (++returned == take)
             {
                 yield break;
@@ -95,19 +96,42 @@ internal static partial class PlanExecutor
         }
     }
 
-    private static ReadOnlyMemory<byte> IdDocument(RawCollection collection, IPageReader pages, byte[] primaryKey)
+    /// <summary>
+    /// A document holding only <c>_id</c>, written into <paramref name="scratch"/> (valid until the
+    /// next call, as a yielded document is until the next is pulled).
+    /// </summary>
+    private static ReadOnlyMemory<byte> IdDocument(RawCollection collection, IPageReader pages, byte[] primaryKey, ref byte[] scratch)
     {
         if (TryDecodeExactId(primaryKey) is { } id)
         {
-            return new BsonDocument { [BsonFieldDictionary.IdFieldName] = id }.ToBytes(collection.Database.Fields);
+            var size = id.Type == BsonType.String ? System.Text.Encoding.UTF8.GetMaxByteCount(id.AsString.Length) + 16 : 32;
+            if (scratch.Length < size)
+            {
+                scratch = new byte[Math.Max(size, scratch.Length * 2)];
+            }
+
+            var writer = new BsonSpanWriter(scratch);
+            var document = writer.BeginDocument();
+            writer.WriteFieldHeader(id.Type, 0);
+            if (id.Type == BsonType.String)
+            {
+                writer.WriteString(id.AsString);
+            }
+            else
+            {
+                writer.WriteObjectId(id.AsObjectId);
+            }
+
+            writer.EndDocument(document);
+            return scratch.AsMemory(0, writer.BytesWritten);
         }
 
-        if (!collection.TryFindById(pages, primaryKey, out var document))
+        if (!collection.TryFindById(pages, primaryKey, out var stored))
         {
             throw new BLiteException("An index entry names a document the collection does not hold.");
         }
 
-        return document;
+        return stored;
     }
 
     private static BsonValue? TryDecodeExactId(ReadOnlySpan<byte> primaryKey)
