@@ -1,6 +1,7 @@
 using BLite.Bson;
 using BLite.Core.BTrees;
 using BLite.Core.Collections;
+using BLite.Core.Diagnostics;
 using BLite.Core.Storage;
 
 namespace BLite.Core.Query;
@@ -32,7 +33,18 @@ internal static partial class PlanExecutor
 
         var skip = query.ResolveSkip(parameters);
         var take = query.ResolveTake(parameters);
-        return take == 0 ? [] : CoveredIds(collection, pages, plan, runs, skip, take);
+        if (BLiteTelemetry.Queries.Enabled)
+        {
+            BLiteTelemetry.Queries.Add(1, [.. collection.TelemetryTags, new("blite.query.plan", "index")]);
+        }
+
+        if (take == 0)
+        {
+            return [];
+        }
+
+        var ids = CoveredIds(collection, pages, plan, runs, skip, take);
+        return BLiteTelemetry.ActivitySource.HasListeners() ? QueryActivity.Trace(ids, collection, "index") : ids;
     }
 
     private static IEnumerable<ReadOnlyMemory<byte>> CoveredIds(RawCollection collection, IPageReader pages, QueryPlan plan, IReadOnlyList<ScanRun> runs,
