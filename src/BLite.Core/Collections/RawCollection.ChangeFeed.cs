@@ -36,14 +36,14 @@ internal sealed partial class RawCollection
     private void JournalWrite(IPageWriter pages, ChangeOperation operation, ReadOnlySpan<byte> document, byte[]? before)
     {
         var id = FindId(document);
-        _database.ChangeFeed.Record(pages, JournalRecord.Encode(operation, Name, IdDocument(id.Type, id.Bytes(document)), document, before));
+        _database.ChangeFeed.Record(pages, JournalRecord.Encode(operation, Name, IdDocument(id.Type, id.Bytes(document)), document, before, JournalLogRecord.FirstEventAt));
     }
 
     private void JournalDelete(IPageWriter pages, CollectionInfo collection, ReadOnlySpan<byte> old)
     {
         var id = FindId(old);
         var before = KeepsBeforeImages(collection) ? old : [];
-        _database.ChangeFeed.Record(pages, JournalRecord.Encode(ChangeOperation.Delete, Name, IdDocument(id.Type, id.Bytes(old)), [], before));
+        _database.ChangeFeed.Record(pages, JournalRecord.Encode(ChangeOperation.Delete, Name, IdDocument(id.Type, id.Bytes(old)), [], before, JournalLogRecord.FirstEventAt));
     }
 
     /// <summary>The C-BSON document <c>{ _id: value }</c> (field id 0 is always <c>_id</c>).</summary>
