@@ -36,6 +36,9 @@ internal sealed partial class StorageEngine
     // failure's consequence met later by the checkpoint.
     private int _failureReported;
 
+    /// <summary>The failure the background checkpoint met, if any (whether or not the close will repeat it).</summary>
+    internal Exception? BackgroundFailure => Volatile.Read(ref _backgroundFailure);
+
     /// <summary>Checkpoints completed by the background task since open.</summary>
     internal long BackgroundCheckpoints => Interlocked.Read(ref _backgroundCheckpoints);
 

@@ -126,6 +126,44 @@ public class BackgroundCheckpointTests
     }
 
     /// <summary>
+    /// A commit fails on a log write while the background checkpoint copies; the checkpoint then
+    /// meets that failure. The commit's caller was told, so the close does not throw it again.
+    /// </summary>
+    [Fact]
+    public async Task A_close_does_not_repeat_a_failure_the_failed_commit_already_reported()
+    {
+        var disk = new FaultDatabase();
+        var engine = disk.Open(Options(Durability.Normal));
+        var random = new Random(6);
+        Commit(engine, random, initialize: true);
+        using var hold = new FlushHold(disk, stopAtFlush: 1);
+        var last = CommitUntil(engine, random, () => hold.Reached);
+        Assert.True(hold.Reached, "no background checkpoint reached its file flush");
+        // Commits the copy has not seen and the log has not flushed: the checkpoint must flush them.
+        for (var i = 0; i < 6; i++)
+        {
+            last = Commit(engine, random);
+        }
+
+        disk.Injector.FailWriteAt = disk.Injector.Writes + 1;
+        var failedCommit = Assert.Throws<BLiteException>(() => Commit(engine, random));
+        Assert.Contains("Injected", failedCommit.ToString(), StringComparison.Ordinal);
+        hold.Release();
+        await engine.BackgroundCheckpointTask;
+
+        Assert.NotNull(engine.BackgroundFailure);
+        Assert.Equal(0, engine.BackgroundCheckpoints);
+        var refused = Assert.Throws<BLiteException>(() => engine.BeginWrite());
+        Assert.Contains("reopen", refused.Message, StringComparison.Ordinal);
+        engine.Dispose();
+        Assert.True(engine.IsClosed);
+
+        using var reopened = disk.AfterProcessExit().Open(Options(Durability.Normal));
+        using var read = reopened.BeginRead();
+        Assert.Equal(last, CommitLedger.Check(read));
+    }
+
+    /// <summary>
     /// A kill or power cut while the background checkpoint is at each of its flushes (file flushes
     /// of the copy passes, the WAL flush before the restart, the new log header's flush) loses no
     /// acknowledged Full commit and leaves a consistent database.
