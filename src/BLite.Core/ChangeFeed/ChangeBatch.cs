@@ -10,7 +10,7 @@ internal sealed class ChangeBatch : ICommitParticipant
 
     public ChangeBatch(ChangeFeedHub hub) => _hub = hub;
 
-    /// <summary>Adds an event record from <see cref="JournalRecord.Encode"/>, stamped when the transaction commits.</summary>
+    /// <summary>Adds an event record from <see cref="JournalRecord.Encode"/> (with log record headroom), stamped when the transaction commits.</summary>
     public void Add(byte[] record) => _changes.Add(record);
 
     public void BeforeSeal(WriteTransaction transaction)

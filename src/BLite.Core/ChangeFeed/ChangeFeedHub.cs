@@ -14,12 +14,14 @@ namespace BLite.Core.ChangeFeed;
 internal sealed class ChangeFeedHub
 {
     private readonly CatalogStore _catalog;
+    private readonly Func<ChangeBatch> _newBatch;
     private TaskCompletionSource _nextCommit = NewSignal();
 
     public ChangeFeedHub(CatalogStore catalog, ChangeFeedRetention retention)
     {
         retention.Validate();
         _catalog = catalog;
+        _newBatch = () => new ChangeBatch(this);
         Retention = retention;
     }
 
@@ -28,7 +30,11 @@ internal sealed class ChangeFeedHub
     /// <summary>Completes after the next journaled commit; take it before reading, so no commit slips between.</summary>
     public Task NextCommit => Volatile.Read(ref _nextCommit).Task;
 
-    /// <summary>Records a change of the open transaction; it reaches the journal only if the transaction commits.</summary>
+    /// <summary>
+    /// Records a change of the open transaction (an event record encoded with
+    /// <see cref="JournalLogRecord.FirstEventAt"/> bytes of headroom); it reaches the journal
+    /// only if the transaction commits.
+    /// </summary>
     public void Record(IPageWriter pages, byte[] record)
     {
         if (pages is not WriteTransaction transaction)
@@ -36,7 +42,7 @@ internal sealed class ChangeFeedHub
             throw new InvalidOperationException("Changes to a collection with a change feed must be made in a write transaction of its database.");
         }
 
-        transaction.GetOrAddParticipant(() => new ChangeBatch(this)).Add(record);
+        transaction.GetOrAddParticipant(_newBatch).Add(record);
     }
 
     public void Journal(WriteTransaction transaction, List<byte[]> records)

@@ -105,23 +105,28 @@ internal static class ChangeJournal
         return new JournalTail(last, 0);
     }
 
-    /// <summary>Writes one committing transaction's event records (from <see cref="JournalRecord.Encode"/>) as the next sequence.</summary>
-    public static void Append(IPageWriter pages, BTree tree, IReadOnlyList<byte[]> records, long commitTicks, string filePath)
+    /// <summary>
+    /// Writes one committing transaction's event records (from <see cref="JournalRecord.Encode"/>,
+    /// each from <see cref="JournalLogRecord.FirstEventAt"/> in its array) as the next sequence.
+    /// </summary>
+    public static void Append(IPageWriter pages, BTree tree, List<byte[]> records, long commitTicks, string filePath)
     {
         var tail = ReadTail(pages, tree, filePath);
-        Stamp(records, commitTicks, tail.NextOffset);
-        Insert(pages, tree, tail.LastSequence + 1, records);
+        Stamp(records, JournalLogRecord.FirstEventAt, commitTicks, tail.NextOffset);
+        Insert(pages, tree, tail.LastSequence + 1, records, JournalLogRecord.FirstEventAt);
     }
 
     /// <summary>
     /// Stamps one committing transaction's event records as the next sequence and returns them as
-    /// its log record, for a log that carries records (<see cref="JournalLogRecord"/>).
+    /// its log record, for a log that carries records (<see cref="JournalLogRecord"/>). Each record
+    /// starts at <see cref="JournalLogRecord.FirstEventAt"/> in its array; a single one becomes
+    /// the log record itself.
     /// </summary>
     public static byte[] EncodeForLog(IPageReader pages, BTree? tree, List<byte[]> records, long commitTicks, string filePath)
     {
         var tail = ReadTailWithRecords(pages, tree, filePath);
-        var next = Stamp(records, commitTicks, tail.NextOffset);
-        return JournalLogRecord.Encode(tail.LastSequence + 1, next, records);
+        var next = Stamp(records, JournalLogRecord.FirstEventAt, commitTicks, tail.NextOffset);
+        return JournalLogRecord.EncodeInPlace(tail.LastSequence + 1, next, records);
     }
 
     /// <summary>
@@ -137,7 +142,7 @@ internal static class ChangeJournal
             var sequence = JournalLogRecord.ReadTail(logRecord, filePath).LastSequence;
             if (sequence > last)
             {
-                Insert(pages, tree, sequence, JournalLogRecord.ReadEvents(logRecord, filePath));
+                Insert(pages, tree, sequence, JournalLogRecord.ReadEvents(logRecord, filePath), recordsAt: 0);
                 last = sequence;
                 folded++;
             }
@@ -147,22 +152,23 @@ internal static class ChangeJournal
     }
 
     /// <summary>Sets each event's commit time, journal offset and last-event flag; returns the offset after the last one.</summary>
-    private static ulong Stamp(IReadOnlyList<byte[]> records, long commitTicks, ulong offset)
+    private static ulong Stamp(List<byte[]> records, int recordsAt, long commitTicks, ulong offset)
     {
         for (var i = 0; i < records.Count; i++)
         {
-            JournalRecord.Stamp(records[i], last: i == records.Count - 1, commitTicks, offset);
-            offset += JournalRecord.Footprint(records[i].Length);
+            var record = records[i].AsSpan(recordsAt);
+            JournalRecord.Stamp(record, last: i == records.Count - 1, commitTicks, offset);
+            offset += JournalRecord.Footprint(record.Length);
         }
 
         return offset;
     }
 
-    private static void Insert(IPageWriter pages, BTree tree, ulong sequence, IReadOnlyList<byte[]> records)
+    private static void Insert(IPageWriter pages, BTree tree, ulong sequence, List<byte[]> records, int recordsAt)
     {
         for (var i = 0; i < records.Count; i++)
         {
-            if (!tree.Insert(pages, JournalRecord.Key(sequence, (uint)i), records[i]))
+            if (!tree.Insert(pages, JournalRecord.Key(sequence, (uint)i), records[i].AsSpan(recordsAt)))
             {
                 throw new InvalidOperationException($"Change journal sequence {sequence} is already in use.");
             }

@@ -20,29 +20,52 @@ internal static class JournalLogRecord
     public const int HeaderSize = 24;
     private const byte Version = 1;
 
-    /// <summary>Encodes events already stamped (<see cref="JournalRecord.Stamp"/>) as transaction <paramref name="sequence"/>.</summary>
-    public static byte[] Encode(ulong sequence, ulong nextOffset, IReadOnlyList<byte[]> records)
+    /// <summary>Where the first event record starts: the headroom an event is encoded with so it can become its transaction's log record.</summary>
+    public const int FirstEventAt = HeaderSize + 4;
+
+    /// <summary>
+    /// Encodes events already stamped (<see cref="JournalRecord.Stamp"/>) as transaction
+    /// <paramref name="sequence"/>; each array holds its record from <see cref="FirstEventAt"/>.
+    /// A transaction of one event (the common single-document commit) gets its log record
+    /// written around the event, in the event's own array, without copying it.
+    /// </summary>
+    public static byte[] EncodeInPlace(ulong sequence, ulong nextOffset, List<byte[]> records)
     {
+        if (records.Count == 1)
+        {
+            var only = records[0];
+            WriteHeader(only, 1, sequence, nextOffset);
+            BinaryPrimitives.WriteInt32LittleEndian(only.AsSpan(HeaderSize), only.Length - FirstEventAt);
+            return only;
+        }
+
         var length = HeaderSize;
         foreach (var record in records)
         {
-            length += 4 + record.Length;
+            length += record.Length - HeaderSize;
         }
 
-        var bytes = new byte[length];
-        bytes[0] = Version;
-        BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(4), records.Count);
-        BinaryPrimitives.WriteUInt64LittleEndian(bytes.AsSpan(8), sequence);
-        BinaryPrimitives.WriteUInt64LittleEndian(bytes.AsSpan(16), nextOffset);
+        var bytes = GC.AllocateUninitializedArray<byte>(length);
+        WriteHeader(bytes, records.Count, sequence, nextOffset);
         var at = HeaderSize;
         foreach (var record in records)
         {
-            BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(at), record.Length);
-            record.CopyTo(bytes, at + 4);
-            at += 4 + record.Length;
+            var body = record.AsSpan(FirstEventAt);
+            BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(at), body.Length);
+            body.CopyTo(bytes.AsSpan(at + 4));
+            at += 4 + body.Length;
         }
 
         return bytes;
+    }
+
+    private static void WriteHeader(Span<byte> bytes, int count, ulong sequence, ulong nextOffset)
+    {
+        bytes[0] = Version;
+        bytes[1..4].Clear();
+        BinaryPrimitives.WriteInt32LittleEndian(bytes[4..], count);
+        BinaryPrimitives.WriteUInt64LittleEndian(bytes[8..], sequence);
+        BinaryPrimitives.WriteUInt64LittleEndian(bytes[16..], nextOffset);
     }
 
     /// <summary>The transaction's journal sequence and the journal offset after it.</summary>

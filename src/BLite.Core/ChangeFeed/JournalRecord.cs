@@ -72,13 +72,15 @@ internal static class JournalRecord
     /// <summary>
     /// An event record whose commit time, journal offset and last-event flag are set by
     /// <see cref="Stamp"/> when its transaction commits. An empty image is an absent one (a
-    /// C-BSON document is never empty).
+    /// C-BSON document is never empty). The record starts at <paramref name="headroom"/>: a
+    /// committing transaction can then write its log record's header in front of its only event
+    /// instead of copying the event (<see cref="JournalLogRecord.EncodeInPlace"/>).
     /// </summary>
-    public static byte[] Encode(ChangeOperation operation, string collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before)
+    public static byte[] Encode(ChangeOperation operation, string collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before, int headroom = 0)
     {
         var nameLength = Encoding.UTF8.GetByteCount(collection);
-        var bytes = GC.AllocateUninitializedArray<byte>(HeaderSize + nameLength + id.Length + after.Length + before.Length);
-        var span = bytes.AsSpan();
+        var bytes = GC.AllocateUninitializedArray<byte>(headroom + HeaderSize + nameLength + id.Length + after.Length + before.Length);
+        var span = bytes.AsSpan(headroom);
         span[0] = Version;
         span[1] = (byte)operation;
         span[2] = (byte)((after.IsEmpty ? 0 : AfterFlag) | (before.IsEmpty ? 0 : BeforeFlag));

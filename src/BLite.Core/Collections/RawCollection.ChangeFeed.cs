@@ -36,23 +36,37 @@ internal sealed partial class RawCollection
     private void JournalWrite(IPageWriter pages, ChangeOperation operation, ReadOnlySpan<byte> document, byte[]? before)
     {
         var id = FindId(document);
-        _database.ChangeFeed.Record(pages, JournalRecord.Encode(operation, Name, IdDocument(id.Type, id.Bytes(document)), document, before));
+        var value = id.Bytes(document);
+        var size = IdDocumentSize(value.Length);
+        var idDocument = size <= MaxStackIdDocument ? stackalloc byte[size] : new byte[size];
+        WriteIdDocument(idDocument, id.Type, value);
+        _database.ChangeFeed.Record(pages, JournalRecord.Encode(operation, Name, idDocument, document, before, JournalLogRecord.FirstEventAt));
     }
 
     private void JournalDelete(IPageWriter pages, CollectionInfo collection, ReadOnlySpan<byte> old)
     {
         var id = FindId(old);
+        var value = id.Bytes(old);
+        var size = IdDocumentSize(value.Length);
+        var idDocument = size <= MaxStackIdDocument ? stackalloc byte[size] : new byte[size];
+        WriteIdDocument(idDocument, id.Type, value);
         var before = KeepsBeforeImages(collection) ? old : [];
-        _database.ChangeFeed.Record(pages, JournalRecord.Encode(ChangeOperation.Delete, Name, IdDocument(id.Type, id.Bytes(old)), [], before));
+        _database.ChangeFeed.Record(pages, JournalRecord.Encode(ChangeOperation.Delete, Name, idDocument, [], before, JournalLogRecord.FirstEventAt));
     }
 
-    /// <summary>The C-BSON document <c>{ _id: value }</c> (field id 0 is always <c>_id</c>).</summary>
-    private static byte[] IdDocument(Bson.BsonType type, ReadOnlySpan<byte> value)
+    // The id document only lives until it is copied into the event record, so small ones stay on the stack.
+    private const int MaxStackIdDocument = 256;
+
+    private static int IdDocumentSize(int valueLength) => 4 + 1 + 2 + valueLength + 1;
+
+    /// <summary>Writes the C-BSON document <c>{ _id: value }</c> (field id 0 is always <c>_id</c>).</summary>
+    private static void WriteIdDocument(Span<byte> bytes, Bson.BsonType type, ReadOnlySpan<byte> value)
     {
-        var bytes = new byte[4 + 1 + 2 + value.Length + 1];
         BinaryPrimitives.WriteInt32LittleEndian(bytes, bytes.Length);
         bytes[4] = (byte)type;
-        value.CopyTo(bytes.AsSpan(7));
-        return bytes;
+        bytes[5] = 0;
+        bytes[6] = 0;
+        value.CopyTo(bytes[7..]);
+        bytes[^1] = 0;
     }
 }
