@@ -14,23 +14,31 @@ namespace BLite.Core.Query;
 internal sealed class IndexJoinScan
 {
     private readonly DocumentProbe? _documents;
-    private readonly PrimaryKeyBuffer _keys = new();
+    private readonly PrimaryKeyBuffer _keys;
     private int _position = -1;
     private ReadOnlyMemory<byte> _document;
 
     public IndexJoinScan(RawCollection collection, IPageReader pages, string indexName, IReadOnlyList<ScanRun> runs)
     {
+        _keys = GatherKeys(collection, pages, indexName, runs);
+        _documents = _keys.Count == 0 ? null : collection.ProbeDocuments(pages);
+    }
+
+    /// <summary>The runs' primary keys, read from the index entries alone, sorted and distinct.</summary>
+    public static PrimaryKeyBuffer GatherKeys(RawCollection collection, IPageReader pages, string indexName, IReadOnlyList<ScanRun> runs)
+    {
+        var keys = new PrimaryKeyBuffer();
         foreach (var run in runs)
         {
-            var entries = collection.ScanIndexKeys(pages, indexName, TransactionalBsonCollection.BuildRange(run.Lower, run.LowerInclusive, run.Upper, run.UpperInclusive));
+            var entries = collection.ScanIndexKeys(pages, indexName, run.Range);
             while (entries.MoveNext())
             {
-                _keys.Add(entries.PrimaryKey);
+                keys.Add(entries.PrimaryKey);
             }
         }
 
-        _keys.SortDistinct();
-        _documents = _keys.Count == 0 ? null : collection.ProbeDocuments(pages);
+        keys.SortDistinct();
+        return keys;
     }
 
     public ReadOnlyMemory<byte> Document => _document;

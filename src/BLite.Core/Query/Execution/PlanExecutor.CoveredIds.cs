@@ -76,7 +76,7 @@ internal static partial class PlanExecutor
         var seen = plan.NeedsDeduplication || runs.Count > 1 ? new HashSet<byte[]>(ByteArrayComparer.Instance) : null;
         foreach (var run in runs)
         {
-            var cursor = collection.ScanIndexKeys(pages, plan.Index!.Name, TransactionalBsonCollection.BuildRange(run.Lower, run.LowerInclusive, run.Upper, run.UpperInclusive));
+            var cursor = collection.ScanIndexKeys(pages, plan.Index!.Name, run.Range);
             while (cursor.MoveNext())
             {
                 var key = cursor.PrimaryKey.ToArray();
@@ -91,17 +91,7 @@ internal static partial class PlanExecutor
     /// <summary>The runs' primary keys sorted and distinct: the <c>_id</c> order an index join reads documents in.</summary>
     private static IEnumerable<byte[]> JoinKeys(RawCollection collection, IPageReader pages, string indexName, IReadOnlyList<ScanRun> runs)
     {
-        var keys = new PrimaryKeyBuffer();
-        foreach (var run in runs)
-        {
-            var cursor = collection.ScanIndexKeys(pages, indexName, TransactionalBsonCollection.BuildRange(run.Lower, run.LowerInclusive, run.Upper, run.UpperInclusive));
-            while (cursor.MoveNext())
-            {
-                keys.Add(cursor.PrimaryKey);
-            }
-        }
-
-        keys.SortDistinct();
+        var keys = IndexJoinScan.GatherKeys(collection, pages, indexName, runs);
         for (var i = 0; i < keys.Count; i++)
         {
             yield return keys[i].ToArray();

@@ -31,7 +31,7 @@ internal static partial class PlanExecutor
         long entries = 0;
         foreach (var run in runs)
         {
-            var cursor = collection.ScanIndexKeys(pages, plan.Index!.Name, TransactionalBsonCollection.BuildRange(run.Lower, run.LowerInclusive, run.Upper, run.UpperInclusive));
+            var cursor = collection.ScanIndexKeys(pages, plan.Index!.Name, run.Range);
             while (entries < limit && cursor.MoveNext())
             {
                 if (seen is null || seen.Add(cursor.PrimaryKey.ToArray()))

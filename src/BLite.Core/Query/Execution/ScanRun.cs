@@ -10,4 +10,7 @@ namespace BLite.Core.Query;
 internal sealed record ScanRun(byte[]? Lower, bool LowerInclusive, byte[]? Upper, bool UpperInclusive, int PrefixComponents, int PrefixBytes)
 {
     public static ScanRun All { get; } = new(null, true, null, true, 0, 0);
+
+    /// <summary>The run's bounds as the range an index scan takes.</summary>
+    public BTrees.KeyRange Range => Collections.TransactionalBsonCollection.BuildRange(Lower, LowerInclusive, Upper, UpperInclusive);
 }
