@@ -108,25 +108,28 @@ internal static class ChangeJournal
     /// <summary>
     /// Writes one committing transaction's event records (from <see cref="JournalRecord.Encode"/>,
     /// each from <see cref="JournalLogRecord.FirstEventAt"/> in its array) as the next sequence.
+    /// Returns the journal's tail after them.
     /// </summary>
-    public static void Append(IPageWriter pages, BTree tree, List<byte[]> records, long commitTicks, string filePath)
+    public static JournalTail Append(IPageWriter pages, BTree tree, List<byte[]> records, long commitTicks, string filePath)
     {
         var tail = ReadTail(pages, tree, filePath);
-        Stamp(records, JournalLogRecord.FirstEventAt, commitTicks, tail.NextOffset);
+        var next = Stamp(records, JournalLogRecord.FirstEventAt, commitTicks, tail.NextOffset);
         Insert(pages, tree, tail.LastSequence + 1, records, JournalLogRecord.FirstEventAt);
+        return new JournalTail(tail.LastSequence + 1, next);
     }
 
     /// <summary>
-    /// Stamps one committing transaction's event records as the next sequence and returns them as
-    /// its log record, for a log that carries records (<see cref="JournalLogRecord"/>). Each record
-    /// starts at <see cref="JournalLogRecord.FirstEventAt"/> in its array; a single one becomes
-    /// the log record itself.
+    /// Stamps one committing transaction's event records as the sequence after
+    /// <paramref name="tail"/> and returns them as its log record, for a log that carries records
+    /// (<see cref="JournalLogRecord"/>); <paramref name="appended"/> is the tail after them. Each
+    /// record starts at <see cref="JournalLogRecord.FirstEventAt"/> in its array; a single one
+    /// becomes the log record itself.
     /// </summary>
-    public static byte[] EncodeForLog(IPageReader pages, BTree? tree, List<byte[]> records, long commitTicks, string filePath)
+    public static byte[] EncodeForLog(JournalTail tail, List<byte[]> records, long commitTicks, out JournalTail appended)
     {
-        var tail = ReadTailWithRecords(pages, tree, filePath);
         var next = Stamp(records, JournalLogRecord.FirstEventAt, commitTicks, tail.NextOffset);
-        return JournalLogRecord.EncodeInPlace(tail.LastSequence + 1, next, records);
+        appended = new JournalTail(tail.LastSequence + 1, next);
+        return JournalLogRecord.EncodeInPlace(appended.LastSequence, next, records);
     }
 
     /// <summary>
