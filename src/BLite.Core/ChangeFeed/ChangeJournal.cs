@@ -114,7 +114,11 @@ internal static class ChangeJournal
     {
         var tail = ReadTail(pages, tree, filePath);
         var next = Stamp(records, JournalLogRecord.FirstEventAt, commitTicks, tail.NextOffset);
-        Insert(pages, tree, tail.LastSequence + 1, records, JournalLogRecord.FirstEventAt);
+        for (var i = 0; i < records.Count; i++)
+        {
+            Insert(pages, tree, tail.LastSequence + 1, (uint)i, records[i].AsSpan(JournalLogRecord.FirstEventAt));
+        }
+
         return new JournalTail(tail.LastSequence + 1, next);
     }
 
@@ -145,7 +149,12 @@ internal static class ChangeJournal
             var sequence = JournalLogRecord.ReadTail(logRecord, filePath).LastSequence;
             if (sequence > last)
             {
-                Insert(pages, tree, sequence, JournalLogRecord.ReadEvents(logRecord, filePath), recordsAt: 0);
+                var events = new JournalLogRecord.EventReader(logRecord, filePath);
+                for (uint index = 0; events.MoveNext(); index++)
+                {
+                    Insert(pages, tree, sequence, index, events.Current);
+                }
+
                 last = sequence;
                 folded++;
             }
@@ -167,14 +176,12 @@ internal static class ChangeJournal
         return offset;
     }
 
-    private static void Insert(IPageWriter pages, BTree tree, ulong sequence, List<byte[]> records, int recordsAt)
+    private static void Insert(IPageWriter pages, BTree tree, ulong sequence, uint index, ReadOnlySpan<byte> record)
     {
-        for (var i = 0; i < records.Count; i++)
+        Span<byte> key = stackalloc byte[JournalRecord.KeySize];
+        if (!tree.Insert(pages, JournalRecord.WriteKey(key, sequence, index), record))
         {
-            if (!tree.Insert(pages, JournalRecord.Key(sequence, (uint)i), records[i].AsSpan(recordsAt)))
-            {
-                throw new InvalidOperationException($"Change journal sequence {sequence} is already in use.");
-            }
+            throw new InvalidOperationException($"Change journal sequence {sequence} is already in use.");
         }
     }
 
