@@ -104,6 +104,9 @@ internal sealed class ChangeFeedHub
         return tail;
     }
 
+    /// <summary>The tail the next journaling commit follows, when known; read it holding the writer slot (tests check it against the journal).</summary>
+    internal JournalTail? KnownTail => _tail;
+
     /// <summary>A journaling transaction reached the log (still under the writer slot): the next one follows it.</summary>
     public void Appended(JournalTail tail) => _tail = tail;
 
