@@ -83,6 +83,67 @@ public sealed class JournalSequenceTests
     }
 
     [Fact]
+    public void A_commit_that_fails_after_its_events_were_stamped_leaves_the_next_commit_the_same_sequence()
+    {
+        // No page cache: after a checkpoint every page read reaches the (fault-injecting) file.
+        var options = new StorageOptions { Durability = Durability.Normal, PageSize = 4096, CacheBudgetBytes = 0, CheckpointInBackground = false };
+        var disk = new FaultDatabase();
+        using var database = DocumentDatabase.Open(disk.Open(options), Collections);
+        var committed = new List<int[]>();
+        var orders = database.GetCollection("orders");
+        for (var id = 1; id <= 3; id++)
+        {
+            InsertBig(database, committed, id);
+        }
+
+        // Deleting a document that spans overflow pages starts the free list with them.
+        DeleteOne(database, committed, 1);
+        database.Checkpoint();
+        AssertKnownTailIsTheJournals(database);
+
+        // The next delete frees more pages; the commit puts them on the free list and rewrites the
+        // header, reading pages from the file after the transaction's events were stamped with
+        // the next sequence. That read fails.
+        var tailBefore = database.ChangeFeed.KnownTail;
+        Assert.NotNull(tailBefore);
+        using (var write = database.BeginWrite())
+        {
+            Assert.True(orders.Delete(write, 2));
+            disk.Injector.FailReadAt = disk.Injector.Reads + 1;
+            var error = Assert.IsType<BLiteException>(Record.Exception(write.Commit));
+            Assert.IsType<IOException>(error.InnerException);
+            Assert.Contains("AppendToLog", error.StackTrace);
+            Assert.DoesNotContain("BeforeSeal", error.StackTrace);
+        }
+
+        Assert.Equal(tailBefore, database.ChangeFeed.KnownTail);
+
+        Assert.True(disk.Injector.Reads >= disk.Injector.FailReadAt, "the commit should have met the injected read failure");
+        Assert.Null(database.Storage.WriteFailure);
+        AssertJournal(database, committed);
+
+        // The engine goes on; the failed transaction took no sequence.
+        DeleteOne(database, committed, 2);
+        InsertBig(database, committed, 4);
+        AssertJournal(database, committed);
+        CollectionsTestDatabase.AssertValid(database);
+    }
+
+    private static void InsertBig(DocumentDatabase database, List<int[]> committed, int id)
+    {
+        database.GetCollection("orders").Insert(Order(id, 9000));
+        committed.Add([id]);
+        AssertKnownTailIsTheJournals(database);
+    }
+
+    private static void DeleteOne(DocumentDatabase database, List<int[]> committed, int id)
+    {
+        Assert.True(database.GetCollection("orders").Delete(id));
+        committed.Add([id]);
+        AssertKnownTailIsTheJournals(database);
+    }
+
+    [Fact]
     public void The_remembered_tail_is_the_journals_own_through_random_commits_rollbacks_checkpoints_and_trims()
     {
         // A small log and a small retention: automatic checkpoints fold, and trims empty the journal at times.
