@@ -5,10 +5,11 @@ using BLite.Benchmarks.Workload;
 namespace BLite.Benchmarks.ChangeFeed;
 
 /// <summary>
-/// <c>changefeed [--inserts N] [--rounds R] [--latency N]</c>: what the change feed costs.
+/// <c>changefeed [--inserts N] [--rounds R] [--warmup W] [--latency N]</c>: what the change feed costs.
 /// (1) Single insert (one order per transaction) into a collection without and with a change feed,
-/// in Normal and Full durability: two databases, R alternating rounds of N inserts each, so both
-/// sides see the same machine load; reports the median per-insert time and the ratio.
+/// in Normal and Full durability: two databases, W warm-up inserts each (default 200), then R
+/// alternating rounds of N inserts each, so both sides see the same machine load; reports the
+/// median per-insert time and the ratio. A long warm-up lets tiered compilation settle first.
 /// (2) Commit-to-watcher latency with 1 and 16 watchers (Full durability): the writer commits one
 /// order, each watcher notes when the event reaches it, and the next commit starts once every
 /// watcher has it; latency is from the start of Commit to receipt (so it includes the flush),
@@ -23,6 +24,7 @@ internal static class ChangeFeedBenchmark
     {
         var inserts = ModeArguments.Int(args, "--inserts", 300);
         var rounds = ModeArguments.Int(args, "--rounds", 7);
+        var warmup = ModeArguments.Int(args, "--warmup", 200);
         var latencyCommits = ModeArguments.Int(args, "--latency", 300);
         var directory = Path.Combine(Path.GetTempPath(), "blite-feed-bench-" + Guid.NewGuid().ToString("N"));
         Directory.CreateDirectory(directory);
@@ -31,7 +33,7 @@ internal static class ChangeFeedBenchmark
             Console.WriteLine($"change feed: {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {Environment.ProcessorCount} cores, load average {File.ReadAllText("/proc/loadavg").Trim()}");
             foreach (var durability in new[] { Durability.Normal, Durability.Full })
             {
-                var (plain, fed) = InsertCost(directory, durability, durability == Durability.Full ? Math.Max(50, inserts / 3) : inserts, rounds);
+                var (plain, fed) = InsertCost(directory, durability, durability == Durability.Full ? Math.Max(50, inserts / 3) : inserts, rounds, warmup);
                 Console.WriteLine($"single insert, {durability,-6}: without feed {plain.Wall,8:0.0} us, with feed {fed.Wall,8:0.0} us, ratio {fed.Wall / plain.Wall:0.000}; CPU {plain.Cpu:0.0} / {fed.Cpu:0.0} us, ratio {fed.Cpu / plain.Cpu:0.000}; inserting thread's CPU {plain.ThreadCpu:0.0} / {fed.ThreadCpu:0.0} us, ratio {fed.ThreadCpu / plain.ThreadCpu:0.000}");
             }
 
@@ -55,7 +57,7 @@ internal static class ChangeFeedBenchmark
         return 0;
     }
 
-    private static (InsertTime Plain, InsertTime Fed) InsertCost(string directory, Durability durability, int inserts, int rounds)
+    private static (InsertTime Plain, InsertTime Fed) InsertCost(string directory, Durability durability, int inserts, int rounds, int warmup)
     {
         var suffix = durability.ToString().ToLowerInvariant();
         using var plain = new BenchOrdersContext(new DocumentDbContextOptions { Path = Path.Combine(directory, $"plain-{suffix}.blite"), Durability = durability });
@@ -63,7 +65,7 @@ internal static class ChangeFeedBenchmark
         var generator = new OrderGenerator(7);
 
         // Warm-up: JIT, and non-empty databases as in the comparison's single-insert scenario.
-        for (var i = 0; i < 200; i++)
+        for (var i = 0; i < warmup; i++)
         {
             plain.Orders.Insert(Fresh(generator));
             fed.Orders.Insert(Fresh(generator));
