@@ -10,6 +10,11 @@ namespace BLite;
 /// <param name="Commits">Transactions committed to the WAL since open.</param>
 /// <param name="ActiveReaders">Open read transactions.</param>
 /// <param name="TrackedPages">Pages with in-memory version or cache metadata.</param>
+/// <param name="InMemoryCommits">
+/// Commits an in-memory database published straight as page versions, writing no log frame
+/// (<c>Durability.InMemory</c>; 0 for a file). There the cache holds every page version, the
+/// database itself, whatever the budget.
+/// </param>
 public sealed record StorageStatistics(
     long CachedBytes,
     long PinnedBytes,
@@ -19,4 +24,5 @@ public sealed record StorageStatistics(
     long Checkpoints,
     long Commits,
     int ActiveReaders,
-    int TrackedPages);
+    int TrackedPages,
+    long InMemoryCommits);
