@@ -7,7 +7,7 @@ namespace BLite;
 /// <param name="WalBytes">Bytes of the current WAL generation (header and frames).</param>
 /// <param name="WalFileBytes">Length of the WAL device (earlier, longer generations leave it longer).</param>
 /// <param name="Checkpoints">Checkpoints completed since open.</param>
-/// <param name="Commits">Transactions committed to the WAL since open.</param>
+/// <param name="Commits">Transactions committed since open (to the WAL, or published in memory).</param>
 /// <param name="ActiveReaders">Open read transactions.</param>
 /// <param name="TrackedPages">Pages with in-memory version or cache metadata.</param>
 /// <param name="InMemoryCommits">
