@@ -129,9 +129,10 @@ internal sealed partial class StorageEngine
     }
 
     /// <summary>
-    /// What a read finds when an in-memory database has no version of a page its snapshot counts:
-    /// its pages live only in the version chains and carry no seal, so there is no checksum to
-    /// blame, only a page that no commit wrote.
+    /// What a read finds when an in-memory database has no version of a page its snapshot counts
+    /// and its device does not hold the page either (it holds only what a database opened on
+    /// caller-supplied devices brought with it): its pages live only in the version chains and
+    /// carry no seal, so there is no checksum to blame, only a page that no commit wrote.
     /// </summary>
     private BLiteCorruptionException InMemoryPageMissing(uint pageId)
     {

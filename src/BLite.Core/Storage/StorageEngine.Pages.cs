@@ -154,7 +154,7 @@ internal sealed partial class StorageEngine
 
     private BLiteCorruptionException PageCorruption(bool fromWal, uint pageId, byte[] image)
     {
-        if (_publishesInMemory && !fromWal)
+        if (_publishesInMemory && !fromWal && _file.Length < ((long)pageId + 1) * PageSize)
         {
             return InMemoryPageMissing(pageId);
         }
