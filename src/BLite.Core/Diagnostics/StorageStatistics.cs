@@ -10,11 +10,6 @@ namespace BLite;
 /// <param name="Commits">Transactions committed since open (to the WAL, or published in memory).</param>
 /// <param name="ActiveReaders">Open read transactions.</param>
 /// <param name="TrackedPages">Pages with in-memory version or cache metadata.</param>
-/// <param name="InMemoryCommits">
-/// Commits an in-memory database published straight as page versions, writing no log frame
-/// (<c>Durability.InMemory</c>; 0 for a file). There the cache holds every page version, the
-/// database itself, whatever the budget.
-/// </param>
 public sealed record StorageStatistics(
     long CachedBytes,
     long PinnedBytes,
@@ -24,5 +19,12 @@ public sealed record StorageStatistics(
     long Checkpoints,
     long Commits,
     int ActiveReaders,
-    int TrackedPages,
-    long InMemoryCommits);
+    int TrackedPages)
+{
+    /// <summary>
+    /// Commits an in-memory database published straight as page versions, writing no log frame
+    /// (<c>Durability.InMemory</c>; 0 for a file). There the cache holds every page version, the
+    /// database itself, whatever the budget.
+    /// </summary>
+    public long InMemoryCommits { get; init; }
+}

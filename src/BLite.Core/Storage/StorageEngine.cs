@@ -248,8 +248,10 @@ internal sealed partial class StorageEngine : IDisposable
                 _checkpoints,
                 _commits,
                 readers,
-                _pages.ChainCount,
-                _inMemoryCommits);
+                _pages.ChainCount)
+            {
+                InMemoryCommits = _inMemoryCommits,
+            };
         }
     }
 
