@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using BLite.Bson;
 using BLite.Core.ChangeFeed;
 using BLite.Core.Collections;
@@ -16,8 +15,8 @@ namespace BLite.Core.Tests.Storage;
 /// </summary>
 public sealed class InMemoryCommitTests
 {
-    private const int Accounts = 16;
-    private const long InitialBalance = 1000;
+    private const int Accounts = ConcurrencyTests.Accounts;
+    private const long InitialBalance = ConcurrencyTests.InitialBalance;
 
     [Fact]
     public void In_memory_commits_write_no_log_frame_and_run_no_checkpoint_copy()
@@ -306,21 +305,9 @@ public sealed class InMemoryCommitTests
         tx.Commit();
     }
 
-    private static uint[] CreateAccounts(StorageEngine engine)
-    {
-        var pages = new uint[Accounts];
-        using var tx = engine.BeginWrite();
-        for (var i = 0; i < Accounts; i++)
-        {
-            pages[i] = tx.AllocatePage();
-            SetBalance(tx, pages[i], InitialBalance);
-        }
+    private static uint[] CreateAccounts(StorageEngine engine) => ConcurrencyTests.CreateAccounts(engine);
 
-        tx.Commit();
-        return pages;
-    }
+    private static long Balance(IPageReader pages, uint page) => ConcurrencyTests.Balance(pages, page);
 
-    private static long Balance(IPageReader pages, uint page) => BinaryPrimitives.ReadInt64LittleEndian(pages.ReadPage(page).Span);
-
-    private static void SetBalance(IPageWriter pages, uint page, long value) => BinaryPrimitives.WriteInt64LittleEndian(pages.WritePage(page).Span, value);
+    private static void SetBalance(IPageWriter pages, uint page, long value) => ConcurrencyTests.SetBalance(pages, page, value);
 }
