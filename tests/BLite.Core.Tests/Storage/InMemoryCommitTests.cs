@@ -2,6 +2,7 @@ using BLite.Bson;
 using BLite.Core.ChangeFeed;
 using BLite.Core.Collections;
 using BLite.Core.Storage;
+using BLite.Core.Storage.Paging;
 using BLite.Core.Tests.Collections;
 using BLite.Core.Transactions;
 
@@ -39,6 +40,13 @@ public sealed class InMemoryCommitTests
         Assert.Equal(before.WalBytes, after.WalBytes);
         Assert.Equal(before.WalFileBytes, after.WalFileBytes);
         Assert.Equal(0, after.Checkpoints);
+
+        // No page was sealed, and the consistency checker accepts the unsealed pages as they are.
+        using (var read = engine.BeginRead())
+        {
+            Assert.All(pages, page => Assert.False(PageLayout.IsSealed(engine.GetImage(page, read.Snapshot), page)));
+        }
+
         engine.Verify(requireEveryPageOwned: false).ThrowIfInvalid();
     }
 
@@ -57,6 +65,8 @@ public sealed class InMemoryCommitTests
         var after = db.Engine.GetStatistics();
         Assert.Equal(0, after.InMemoryCommits);
         Assert.True(after.WalBytes > walBefore);
+        using var read = db.Engine.BeginRead();
+        Assert.True(PageLayout.IsSealed(db.Engine.GetImage(pages[0], read.Snapshot), pages[0]));
     }
 
     [Fact]
