@@ -154,7 +154,7 @@ public sealed class JournalSequenceTests
             WalCheckpointThresholdBytes = 64 * 1024,
             ChangeFeedRetention = new ChangeFeedRetention { MaxBytes = 3_000 },
         };
-        using var database = DocumentDatabase.OpenInMemory(options, Collections);
+        using var database = DocumentDatabase.Open(new FaultDatabase().Open(options), Collections);
         var orders = database.GetCollection("orders");
         var random = new Random(23);
         var live = new List<int>();
