@@ -18,8 +18,8 @@ namespace BLite.Bson;
 /// Direct-mapped and overwritten on every miss: a value that does not repeat costs one hash and
 /// one failed comparison, and cannot crowd out more than the one slot its hash names. Only ASCII
 /// strings of at most <see cref="MaxBytes"/> bytes are kept; longer text is rarely repeated
-/// verbatim and would make the comparison cost more than the allocation it saves. A table belongs
-/// to one thread (<see cref="ForCurrentThread"/>) and is used by one reader at a time.
+/// verbatim and would make the comparison cost more than the allocation it saves. A table is not
+/// thread-safe: <see cref="ForCurrentThread"/> gives each thread its own.
 /// </remarks>
 public sealed class BsonStringTable
 {
