@@ -250,8 +250,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
                 continue;
             }
 
-            var values = recent.ParameterCount == 0 ? [] : new object?[recent.ParameterCount];
-            if (ExpressionShapeComparer.TryMatchUnparameterized(recent.Shape, expression, values))
+            if (ExpressionShapeComparer.TryMatchUnparameterized(recent.Shape, expression, recent.ParameterCount, out var values))
             {
                 return (recent.Translated, values);
             }

@@ -24,9 +24,10 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
     /// in slot order, once the whole tree matched); where the shape holds a lifted condition, the
     /// sub-tree must evaluate to the same flag. Saves rebuilding the tree on every execution.
     /// </summary>
-    public static bool TryMatchUnparameterized(Expression shape, Expression expression, object?[] values)
+    public static bool TryMatchUnparameterized(Expression shape, Expression expression, int parameterCount, out object?[] values)
     {
-        var lifted = new Expression?[values.Length];
+        values = [];
+        var lifted = parameterCount == 0 ? [] : new Expression?[parameterCount];
         var matcher = new Matcher(lifted);
         if (!matcher.Match(shape, expression))
         {
@@ -42,14 +43,18 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
         }
 
         // Evaluated only once the whole tree matched, so a miss never runs the caller's code twice.
-        foreach (var (condition, flag) in matcher.Conditions)
+        if (matcher.Conditions is { } conditions)
         {
-            if (Execution.ExpressionInterpreter.Evaluate(condition) is not bool value || value != flag)
+            foreach (var (condition, flag) in conditions)
             {
-                return false;
+                if (Execution.ExpressionInterpreter.Evaluate(condition) is not bool value || value != flag)
+                {
+                    return false;
+                }
             }
         }
 
+        values = lifted.Length == 0 ? [] : new object?[lifted.Length];
         for (var i = 0; i < lifted.Length; i++)
         {
             values[i] = Execution.ExpressionInterpreter.Evaluate(lifted[i]!);
@@ -111,11 +116,11 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
     /// <summary>Compares two shapes, or (with <c>lifted</c>) a shape on the left with an unparameterized expression on the right.</summary>
     private sealed class Matcher(Expression?[]? lifted)
     {
-        private readonly List<LambdaExpression> _leftScopes = [];
-        private readonly List<LambdaExpression> _rightScopes = [];
+        /// <summary>The lambdas entered on each side, innermost last (a query nests a few at most).</summary>
+        private readonly List<(LambdaExpression Left, LambdaExpression Right)> _scopes = new(4);
 
-        /// <summary>Sub-trees matched against a condition the shape holds as a constant, with that constant.</summary>
-        public List<(Expression Condition, bool Flag)> Conditions { get; } = [];
+        /// <summary>Sub-trees matched against a condition the shape holds as a constant, with that constant; null until there is one.</summary>
+        public List<(Expression Condition, bool Flag)>? Conditions { get; private set; }
 
         public bool Match(Expression? x, Expression? y)
         {
@@ -143,7 +148,7 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
                             return false;
                         }
 
-                        Conditions.Add((y, flag));
+                        (Conditions ??= []).Add((y, flag));
                         return true;
                 }
             }
@@ -161,7 +166,7 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
                 (MemberExpression a, MemberExpression b) => a.Member == b.Member && Match(a.Expression, b.Expression),
                 (MethodCallExpression a, MethodCallExpression b) => a.Method == b.Method && Match(a.Object, b.Object) && MatchAll(a.Arguments, b.Arguments),
                 (LambdaExpression a, LambdaExpression b) => MatchLambda(a, b),
-                (ParameterExpression a, ParameterExpression b) => ParameterPosition(a, _leftScopes) == ParameterPosition(b, _rightScopes),
+                (ParameterExpression a, ParameterExpression b) => ParameterPosition(a, left: true) == ParameterPosition(b, left: false),
                 (ConstantExpression a, ConstantExpression b) => MatchConstant(a.Value, b.Value),
                 (QueryParameterExpression a, QueryParameterExpression b) => a.Index == b.Index,
                 (NewExpression a, NewExpression b) => a.Constructor == b.Constructor && MatchAll(a.Arguments, b.Arguments) && MatchMembers(a.Members, b.Members),
@@ -192,22 +197,23 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
                 }
             }
 
-            _leftScopes.Add(a);
-            _rightScopes.Add(b);
+            _scopes.Add((a, b));
             var equal = Match(a.Body, b.Body);
-            _leftScopes.RemoveAt(_leftScopes.Count - 1);
-            _rightScopes.RemoveAt(_rightScopes.Count - 1);
+            _scopes.RemoveAt(_scopes.Count - 1);
             return equal;
         }
 
-        private static (int Scope, int Index) ParameterPosition(ParameterExpression parameter, List<LambdaExpression> scopes)
+        private (int Scope, int Index) ParameterPosition(ParameterExpression parameter, bool left)
         {
-            for (var scope = scopes.Count - 1; scope >= 0; scope--)
+            for (var scope = _scopes.Count - 1; scope >= 0; scope--)
             {
-                var index = scopes[scope].Parameters.IndexOf(parameter);
-                if (index >= 0)
+                var parameters = (left ? _scopes[scope].Left : _scopes[scope].Right).Parameters;
+                for (var index = 0; index < parameters.Count; index++)
                 {
-                    return (scope, index);
+                    if (ReferenceEquals(parameters[index], parameter))
+                    {
+                        return (scope, index);
+                    }
                 }
             }
 
