@@ -167,6 +167,21 @@ public class QueryCacheTests
     }
 
     [Fact]
+    public void A_captured_call_that_runs_a_query_itself_gets_its_own_values()
+    {
+        var nested = new NestedQuery(_query);
+        for (var offset = 0; offset < 5; offset++)
+        {
+            nested.Offset = offset;
+            var expected = _orders.Count(o => o.Quantity > offset) % 7;
+            Assert.Equal(_orders.Where(o => o.Quantity > expected && o.Total > offset).Select(o => o.Id).ToList(),
+                _query.Where(o => o.Quantity > nested.Threshold() && o.Total > offset).Select(o => o.Id).ToList());
+        }
+
+        Assert.True(Provider.RecentHits >= 8, $"the repeated shapes were matched on the fast path ({Provider.RecentHits} recent hits)");
+    }
+
+    [Fact]
     public void The_translation_cache_is_bounded_and_an_evicted_shape_comes_back_with_the_current_values()
     {
         var provider = new BLiteQueryProvider<Order>(_source, maxCachedShapes: 3);
@@ -195,6 +210,18 @@ public class QueryCacheTests
 
         Assert.Equal(18, provider.CacheMisses);
         Assert.Equal(0, provider.CacheHits);
+    }
+
+    /// <summary>A value a query reads by running another query on the same provider and thread.</summary>
+    private sealed class NestedQuery(IQueryable<Order> query)
+    {
+        public int Offset { get; set; }
+
+        public int Threshold()
+        {
+            var offset = Offset;
+            return query.Count(o => o.Quantity > offset) % 7;
+        }
     }
 
     private sealed class CallCounter

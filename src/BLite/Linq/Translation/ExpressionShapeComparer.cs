@@ -13,9 +13,12 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
 {
     public static readonly ExpressionShapeComparer Instance = new();
 
+    [ThreadStatic]
+    private static Matcher? t_matcher;
+
     public static bool IsCacheable(Expression expression) => new CacheabilityCheck().Check(expression);
 
-    public bool Equals(Expression? x, Expression? y) => new Matcher(null).Match(x, y);
+    public bool Equals(Expression? x, Expression? y) => new Matcher().Match(x, y);
 
     /// <summary>
     /// Matches a query expression as the caller built it against a cached <paramref name="shape"/>
@@ -28,12 +31,26 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
     {
         values = [];
         var lifted = parameterCount == 0 ? [] : new Expression?[parameterCount];
-        var matcher = new Matcher(lifted);
-        if (!matcher.Match(shape, expression))
-        {
-            return false;
-        }
 
+        // One matcher per thread, taken out of its slot while in use: evaluating the values below
+        // runs the caller's code, which may run another query on this thread.
+        var matcher = t_matcher ?? new Matcher();
+        t_matcher = null;
+        try
+        {
+            matcher.Reset(lifted);
+            return matcher.Match(shape, expression) && Complete(matcher, lifted, out values);
+        }
+        finally
+        {
+            matcher.Reset(null);
+            t_matcher = matcher;
+        }
+    }
+
+    private static bool Complete(Matcher matcher, Expression?[] lifted, out object?[] values)
+    {
+        values = [];
         for (var i = 0; i < lifted.Length; i++)
         {
             if (lifted[i] is null)
@@ -113,14 +130,24 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
         }
     }
 
-    /// <summary>Compares two shapes, or (with <c>lifted</c>) a shape on the left with an unparameterized expression on the right.</summary>
-    private sealed class Matcher(Expression?[]? lifted)
+    /// <summary>Compares two shapes, or (with lifted slots) a shape on the left with an unparameterized expression on the right.</summary>
+    private sealed class Matcher
     {
         /// <summary>The lambdas entered on each side, innermost last (a query nests a few at most).</summary>
         private readonly List<(LambdaExpression Left, LambdaExpression Right)> _scopes = new(4);
 
+        /// <summary>Where the sub-trees matched against the shape's parameter slots go; null when comparing two shapes.</summary>
+        private Expression?[]? _lifted;
+
         /// <summary>Sub-trees matched against a condition the shape holds as a constant, with that constant; null until there is one.</summary>
         public List<(Expression Condition, bool Flag)>? Conditions { get; private set; }
+
+        public void Reset(Expression?[]? liftedSlots)
+        {
+            _lifted = liftedSlots;
+            _scopes.Clear();
+            Conditions?.Clear();
+        }
 
         public bool Match(Expression? x, Expression? y)
         {
@@ -129,17 +156,17 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
                 return true;
             }
 
-            if (lifted is not null && x is not null && y is not null && y is not QueryParameterExpression)
+            if (_lifted is not null && x is not null && y is not null && y is not QueryParameterExpression)
             {
                 switch (x)
                 {
                     case QueryParameterExpression slot:
-                        if (slot.Type != y.Type || slot.Index >= lifted.Length || lifted[slot.Index] is not null || !ExpressionParameterizer.IsLiftable(y))
+                        if (slot.Type != y.Type || slot.Index >= _lifted.Length || _lifted[slot.Index] is not null || !ExpressionParameterizer.IsLiftable(y))
                         {
                             return false;
                         }
 
-                        lifted[slot.Index] = y;
+                        _lifted[slot.Index] = y;
                         return true;
                     case ConstantExpression { Value: bool flag } when y is not ConstantExpression:
                         // A condition lifted out of the shape as a constant (`flag && o.Paid`) must have the same value.
