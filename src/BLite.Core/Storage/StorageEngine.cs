@@ -30,6 +30,7 @@ internal sealed partial class StorageEngine : IDisposable
     private readonly Lock _sync = new();
     private readonly PageTable _pages;
     private readonly int _trailerSize;
+    private readonly bool _publishesInMemory;
     private readonly SemaphoreSlim _writerSlot = new(1, 1);
     private readonly Dictionary<long, int> _readers = [];
     private readonly HashSet<uint> _walPages = [];
@@ -59,7 +60,10 @@ internal sealed partial class StorageEngine : IDisposable
         _trailerSize = file is Encryption.EncryptedFileDevice ? Encryption.PageCipher.TrailerSize : PageLayout.TrailerSize;
         // A checkpoint drops about as many versions as the log held frames: keeping that many
         // arrays for reuse lets the commits of the next interval copy pages without allocating.
-        _pages = new PageTable(pageSize, options.CacheBudgetBytes, options.ReadOnly ? 0 : MaxLogBytes);
+        _publishesInMemory = options.Durability == Durability.InMemory && file is not Encryption.EncryptedFileDevice;
+        // In memory the version chains are the database: no image may be evicted, there being no
+        // device to read it back from.
+        _pages = new PageTable(pageSize, _publishesInMemory ? long.MaxValue : options.CacheBudgetBytes, options.ReadOnly ? 0 : MaxLogBytes);
         _wal = new WriteAheadLog(wal, pageSize, databaseId, options.Durability == Durability.Full ? options.WalCheckpointThresholdBytes : 0);
         _filePageCount = file.Length / pageSize;
         Log = options.Logger ?? NullLogger.Instance;
@@ -244,7 +248,10 @@ internal sealed partial class StorageEngine : IDisposable
                 _checkpoints,
                 _commits,
                 readers,
-                _pages.ChainCount);
+                _pages.ChainCount)
+            {
+                InMemoryCommits = _inMemoryCommits,
+            };
         }
     }
 
