@@ -21,13 +21,15 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     private static ReadTransaction? t_spare;
 
     private StorageEngine? _engine;
+    private StorageEngine.SnapshotReaders? _registration;
     private int _ownerThreadId;
     private int _disposed;
 
-    internal ReadTransaction(StorageEngine engine, long snapshot, uint pageCount)
+    internal ReadTransaction(StorageEngine engine, StorageEngine.SnapshotReaders registration, uint pageCount)
     {
         _engine = engine;
-        Snapshot = snapshot;
+        _registration = registration;
+        Snapshot = registration.Seq;
         PageCount = pageCount;
     }
 
@@ -81,17 +83,18 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     {
         if (Interlocked.Exchange(ref _disposed, 1) == 0)
         {
-            _engine!.EndRead(Snapshot);
+            _engine!.EndRead(_registration!);
         }
     }
 
     /// <summary>The calling thread's spare instance armed with an already registered snapshot, or a new one when the spare is in use (a nested read).</summary>
-    internal static ReadTransaction Rent(StorageEngine engine, long snapshot, uint pageCount)
+    internal static ReadTransaction Rent(StorageEngine engine, StorageEngine.SnapshotReaders registration, uint pageCount)
     {
         var read = t_spare ?? new ReadTransaction();
         t_spare = null;
         read._engine = engine;
-        read.Snapshot = snapshot;
+        read._registration = registration;
+        read.Snapshot = registration.Seq;
         read.PageCount = pageCount;
         read._ownerThreadId = Environment.CurrentManagedThreadId;
         Volatile.Write(ref read._disposed, 0);
@@ -103,6 +106,7 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     {
         Dispose();
         _engine = null;
+        _registration = null;
         t_spare = this;
     }
 
