@@ -63,6 +63,7 @@ internal sealed partial class StorageEngine : IDisposable
         // A checkpoint drops about as many versions as the log held frames: keeping that many
         // arrays for reuse lets the commits of the next interval copy pages without allocating.
         _pages = new PageTable(pageSize, options.CacheBudgetBytes, options.ReadOnly ? 0 : MaxLogBytes);
+        _hotPages = new HotPage?[HotPageSlotsFor(options.CacheBudgetBytes, pageSize)];
         _wal = new WriteAheadLog(wal, pageSize, databaseId, options.Durability == Durability.Full ? options.WalCheckpointThresholdBytes : 0);
         _filePageCount = file.Length / pageSize;
         Log = options.Logger ?? NullLogger.Instance;
