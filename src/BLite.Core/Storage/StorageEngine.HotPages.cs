@@ -38,7 +38,14 @@ internal sealed partial class StorageEngine
     /// <summary>Page reads served by the memo without the engine lock (included in <see cref="CacheHits"/>).</summary>
     internal long HotPageHits => Interlocked.Read(ref _hotPageHits);
 
-    private bool TryGetHotPage(uint pageId, long snapshot, out byte[] image)
+    /// <summary>Adds the memo hits a reader counted on its own (one atomic add per reader rather than one per page).</summary>
+    internal void AddHotPageHits(int hits) => Interlocked.Add(ref _hotPageHits, hits);
+
+    /// <summary>
+    /// The memoized image of <paramref name="pageId"/> at <paramref name="snapshot"/>, for a reader
+    /// that registered that snapshot. The caller counts the hit (see <see cref="AddHotPageHits"/>).
+    /// </summary>
+    internal bool TryGetHotPage(uint pageId, long snapshot, out byte[] image)
     {
         var slots = _hotPages;
         var hot = Volatile.Read(ref slots[pageId & (slots.Length - 1)]);
@@ -50,7 +57,6 @@ internal sealed partial class StorageEngine
                 hot.Version.Referenced = true;
             }
 
-            Interlocked.Increment(ref _hotPageHits);
             image = hot.Image;
             return true;
         }
