@@ -12,11 +12,11 @@ public class ReaderRegistryTests
 {
     private const int Accounts = 16;
     private const long InitialBalance = 1000;
-    private const int MinTransfers = 500;
+    private const int MinTransfers = 300;
     private const int MaxTransfers = 200_000;
-    private const int MinReadsAcrossCheckpoints = 50;
+    private const int MinReadsAcrossCheckpoints = 25;
 
-    public static TheoryData<Durability> Modes => new() { Durability.Normal, Durability.InMemory };
+    public static TheoryData<Durability> Modes => new() { Durability.Full, Durability.Normal, Durability.InMemory };
 
     [Fact]
     public void A_reader_that_loses_the_race_with_a_publication_and_its_prune_reads_the_new_snapshot()
