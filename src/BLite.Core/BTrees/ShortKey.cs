@@ -23,8 +23,7 @@ internal readonly struct ShortKey
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ShortKey(ReadOnlySpan<byte> key)
     {
-        _high = Word(key, 0);
-        _low = Word(key, 8);
+        (_high, _low) = Words(key);
         _length = key.Length;
     }
 
@@ -32,13 +31,12 @@ internal readonly struct ShortKey
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public int CompareFrom(ReadOnlySpan<byte> key)
     {
-        var high = Word(key, 0);
+        var (high, low) = Words(key);
         if (high != _high)
         {
             return high < _high ? -1 : 1;
         }
 
-        var low = Word(key, 8);
         if (low != _low)
         {
             return low < _low ? -1 : 1;
@@ -48,20 +46,25 @@ internal readonly struct ShortKey
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static ulong Word(ReadOnlySpan<byte> key, int offset)
+    private static (ulong High, ulong Low) Words(ReadOnlySpan<byte> key)
     {
-        var remaining = key.Length - offset;
-        if (remaining >= sizeof(ulong))
+        var length = key.Length;
+        if (length >= sizeof(ulong))
         {
-            return BinaryPrimitives.ReadUInt64BigEndian(key[offset..]);
+            var high = BinaryPrimitives.ReadUInt64BigEndian(key);
+
+            // The second word's bytes are the last 8 of the key shifted up past those the first
+            // word already holds: two loads, no loop, for any length from 8 to 16.
+            var low = length == sizeof(ulong) ? 0 : BinaryPrimitives.ReadUInt64BigEndian(key[(length - sizeof(ulong))..]) << (8 * ((2 * sizeof(ulong)) - length));
+            return (high, low);
         }
 
         ulong word = 0;
-        for (var i = 0; i < remaining; i++)
+        for (var i = 0; i < length; i++)
         {
-            word |= (ulong)key[offset + i] << (56 - (8 * i));
+            word |= (ulong)key[i] << (56 - (8 * i));
         }
 
-        return word;
+        return (word, 0);
     }
 }
