@@ -47,8 +47,7 @@ internal sealed partial class StorageEngine
     /// </summary>
     internal bool TryGetHotPage(uint pageId, long snapshot, out byte[] image)
     {
-        var slots = _hotPages;
-        var hot = Volatile.Read(ref slots[pageId & (slots.Length - 1)]);
+        var hot = Volatile.Read(ref _hotPages[pageId & (_hotPages.Length - 1)]);
         if (hot is not null && hot.PageId == pageId && hot.Snapshot == snapshot && !Volatile.Read(ref _disposed))
         {
             // The clock hand of the page cache must still see the page as used.
