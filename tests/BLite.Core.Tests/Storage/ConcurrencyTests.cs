@@ -10,8 +10,8 @@ namespace BLite.Core.Tests.Storage;
 /// </summary>
 public class ConcurrencyTests
 {
-    private const int Accounts = 24;
-    private const long InitialBalance = 1000;
+    internal const int Accounts = 24;
+    internal const long InitialBalance = 1000;
 
     public static TheoryData<Durability> Modes => new() { Durability.Full, Durability.Normal, Durability.InMemory };
 
@@ -112,7 +112,7 @@ public class ConcurrencyTests
         return pages;
     }
 
-    private static long Balance(IPageReader pages, uint page) => BinaryPrimitives.ReadInt64LittleEndian(pages.ReadPage(page).Span);
+    internal static long Balance(IPageReader pages, uint page) => BinaryPrimitives.ReadInt64LittleEndian(pages.ReadPage(page).Span);
 
-    private static void SetBalance(IPageWriter pages, uint page, long value) => BinaryPrimitives.WriteInt64LittleEndian(pages.WritePage(page).Span, value);
+    internal static void SetBalance(IPageWriter pages, uint page, long value) => BinaryPrimitives.WriteInt64LittleEndian(pages.WritePage(page).Span, value);
 }

@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using BLite.Core.Storage;
 
 namespace BLite.Core.Tests.Storage;
@@ -10,8 +9,8 @@ namespace BLite.Core.Tests.Storage;
 /// </summary>
 public class ReaderRegistryTests
 {
-    private const int Accounts = 16;
-    private const long InitialBalance = 1000;
+    private const int Accounts = ConcurrencyTests.Accounts;
+    private const long InitialBalance = ConcurrencyTests.InitialBalance;
     private const int MinTransfers = 300;
     private const int MaxTransfers = 200_000;
     private const int MinReadsAcrossCheckpoints = 25;
@@ -136,8 +135,8 @@ public class ReaderRegistryTests
                     var from = pages[random.Next(Accounts)];
                     var to = pages[random.Next(Accounts)];
                     var amount = random.Next(1, 50);
-                    SetBalance(tx, from, Balance(tx, from) - amount);
-                    SetBalance(tx, to, Balance(tx, to) + amount);
+                    ConcurrencyTests.SetBalance(tx, from, ConcurrencyTests.Balance(tx, from) - amount);
+                    ConcurrencyTests.SetBalance(tx, to, ConcurrencyTests.Balance(tx, to) + amount);
                     PageData.Stamp(tx, PageIds.Catalog, i);
                     tx.Commit();
                     transfers = i;
@@ -226,16 +225,8 @@ public class ReaderRegistryTests
 
     private static uint[] CreateAccounts(StorageEngine engine)
     {
-        var pages = new uint[Accounts];
-        using var tx = engine.BeginWrite();
-        for (var i = 0; i < Accounts; i++)
-        {
-            pages[i] = tx.AllocatePage();
-            SetBalance(tx, pages[i], InitialBalance);
-        }
-
-        PageData.Stamp(tx, PageIds.Catalog, 0);
-        tx.Commit();
+        var pages = ConcurrencyTests.CreateAccounts(engine);
+        Stamp(engine, 0);
         return pages;
     }
 
@@ -244,13 +235,9 @@ public class ReaderRegistryTests
         long total = 0;
         foreach (var page in pages)
         {
-            total += Balance(read, page);
+            total += ConcurrencyTests.Balance(read, page);
         }
 
         return total;
     }
-
-    private static long Balance(IPageReader pages, uint page) => BinaryPrimitives.ReadInt64LittleEndian(pages.ReadPage(page).Span);
-
-    private static void SetBalance(IPageWriter pages, uint page, long value) => BinaryPrimitives.WriteInt64LittleEndian(pages.WritePage(page).Span, value);
 }
