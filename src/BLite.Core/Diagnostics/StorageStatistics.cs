@@ -7,7 +7,7 @@ namespace BLite;
 /// <param name="WalBytes">Bytes of the current WAL generation (header and frames).</param>
 /// <param name="WalFileBytes">Length of the WAL device (earlier, longer generations leave it longer).</param>
 /// <param name="Checkpoints">Checkpoints completed since open.</param>
-/// <param name="Commits">Transactions committed to the WAL since open.</param>
+/// <param name="Commits">Transactions committed since open (to the WAL, or published in memory).</param>
 /// <param name="ActiveReaders">Open read transactions.</param>
 /// <param name="TrackedPages">Pages with in-memory version or cache metadata.</param>
 public sealed record StorageStatistics(
@@ -19,4 +19,12 @@ public sealed record StorageStatistics(
     long Checkpoints,
     long Commits,
     int ActiveReaders,
-    int TrackedPages);
+    int TrackedPages)
+{
+    /// <summary>
+    /// Commits an in-memory database published straight as page versions, writing no log frame
+    /// (<c>Durability.InMemory</c>; 0 for a file). There the cache holds every page version, the
+    /// database itself, whatever the budget.
+    /// </summary>
+    public long InMemoryCommits { get; init; }
+}

@@ -41,6 +41,11 @@ internal sealed partial class StorageEngine
     internal long AppendCommit(ReadOnlySpan<uint> pageIds, ReadOnlySpan<byte[]> images, in CounterChanges counters, out bool checkpointDue, bool bookkeeping = false, byte[]? logRecord = null)
     {
         ThrowIfUnwritable();
+        if (_publishesInMemory)
+        {
+            return PublishInMemory(pageIds, images, counters, out checkpointDue, bookkeeping, logRecord);
+        }
+
         var seq = _writtenSeq + 1;
         uint durableFrames;
         lock (_sync)

@@ -156,6 +156,8 @@ internal sealed partial class StorageEngine
                 }
             }
 
+            _commitsWithUnfoldedRecords = 0;
+
             PushLogRecord(null, _writtenSeq);
         }
 

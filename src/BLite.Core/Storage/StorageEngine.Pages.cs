@@ -155,6 +155,11 @@ internal sealed partial class StorageEngine
 
     private BLiteCorruptionException PageCorruption(bool fromWal, uint pageId, byte[] image)
     {
+        if (_publishesInMemory && !fromWal && _file.Length < ((long)pageId + 1) * PageSize)
+        {
+            return InMemoryPageMissing(pageId);
+        }
+
         var where = fromWal ? $"in its write-ahead log frame ('{_walDevice.Name}')" : "in the database file";
         var damage = IsEncrypted
             ? "authentication failed (AES-GCM): the page was altered, moved, copied from elsewhere, replaced by an older version of itself (rollback) or damaged"

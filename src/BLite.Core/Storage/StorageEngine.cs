@@ -31,6 +31,7 @@ internal sealed partial class StorageEngine : IDisposable
     private readonly Lock _sync = new();
     private readonly PageTable _pages;
     private readonly int _trailerSize;
+    private readonly bool _publishesInMemory;
     private readonly SemaphoreSlim _writerSlot = new(1, 1);
     // Readers the engine registers under the lock for a snapshot that may not be published yet
     // (the background checkpoint's copy); other readers register without it (ReaderRegistry).
@@ -62,7 +63,10 @@ internal sealed partial class StorageEngine : IDisposable
         _trailerSize = file is Encryption.EncryptedFileDevice ? Encryption.PageCipher.TrailerSize : PageLayout.TrailerSize;
         // A checkpoint drops about as many versions as the log held frames: keeping that many
         // arrays for reuse lets the commits of the next interval copy pages without allocating.
-        _pages = new PageTable(pageSize, options.CacheBudgetBytes, options.ReadOnly ? 0 : MaxLogBytes);
+        _publishesInMemory = options.Durability == Durability.InMemory && file is not Encryption.EncryptedFileDevice;
+        // In memory the version chains are the database: no image may be evicted, there being no
+        // device to read it back from.
+        _pages = new PageTable(pageSize, _publishesInMemory ? long.MaxValue : options.CacheBudgetBytes, options.ReadOnly ? 0 : MaxLogBytes);
         _hotPages = new HotPage?[HotPageSlotsFor(options.CacheBudgetBytes, pageSize)];
         _wal = new WriteAheadLog(wal, pageSize, databaseId, options.Durability == Durability.Full ? options.WalCheckpointThresholdBytes : 0);
         _filePageCount = file.Length / pageSize;
@@ -243,7 +247,10 @@ internal sealed partial class StorageEngine : IDisposable
                 _checkpoints,
                 _commits,
                 readers,
-                _pages.ChainCount);
+                _pages.ChainCount)
+            {
+                InMemoryCommits = _inMemoryCommits,
+            };
         }
     }
 

@@ -163,16 +163,20 @@ internal sealed partial class WriteTransaction
 
             // Frames go out in page-id order, so the layout of a transaction in the log is deterministic.
             Array.Sort(pageIds, images, 0, count);
-            for (i = 0; i < count; i++)
+            if (_engine.SealsPages)
             {
-                PageLayout.Seal(images[i], pageIds[i]);
+                for (i = 0; i < count; i++)
+                {
+                    PageLayout.Seal(images[i], pageIds[i]);
+                }
             }
 
             var lsn = _engine.AppendCommit(pageIds.AsSpan(0, count), images.AsSpan(0, count), _counters, out checkpointDue, bookkeeping: _nested, LogRecord);
             checkpointDue &= !_nested;
-            if (checkpointDue && _engine.ChecksPointsInBackground)
+            if (checkpointDue && lsn > 0 && _engine.ChecksPointsInBackground)
             {
                 // The checkpoint runs on its own task once this commit is durable; the slot is released as usual.
+                // An in-memory commit (no log position) runs its checkpoint, a fold with nothing to copy, inline.
                 _startsBackgroundCheckpoint = true;
                 checkpointDue = false;
             }
