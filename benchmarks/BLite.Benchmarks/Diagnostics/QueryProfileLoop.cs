@@ -8,7 +8,7 @@ namespace BLite.Benchmarks.Diagnostics;
 /// <c>profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT [DOCUMENTS]</c>: one query scenario of
 /// the manual mode repeated COUNT times over 1,000 orders (or DOCUMENTS) in memory, for a sampling
 /// profiler (<c>perf record</c> with <c>DOTNET_PerfMapEnabled=1</c>) or <c>valgrind --tool=callgrind</c>.
-/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|project-by-id-row|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS [DOCUMENTS]</c>
+/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|project-by-id-row|find-by-id-floor|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS [DOCUMENTS]</c>
 /// runs BLite and SQLite+JSON alternately in one process, batch by batch, and prints each one's
 /// best batch: on a shared, loaded machine the fastest batch is the one least disturbed.
 /// </summary>
@@ -30,7 +30,7 @@ internal static class QueryProfileLoop
         if (args.Length != 3 || args[0] is not ("project-by-id" or "scan-project" or "sum-by-status" or "distinct-status" or "include-customer" or "two-hop") || args[1] is not ("blite" or "sqlite")
             || !int.TryParse(args[2], out var count) || count < 0)
         {
-            Console.Error.WriteLine("usage: profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT [DOCUMENTS], or profile compare project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS [DOCUMENTS]");
+            Console.Error.WriteLine("usage: profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT [DOCUMENTS], or profile compare project-by-id|find-by-id-floor|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS [DOCUMENTS]");
             return 2;
         }
 
@@ -89,14 +89,41 @@ internal static class QueryProfileLoop
         return (peer, i => peer.ProjectByIdThroughRows(keys[i % keys.Length]));
     }
 
+    /// <summary>
+    /// "find-by-id-floor": a whole-document FindById against MemoryPack deserializing the same
+    /// orders from bytes it serialized (the floor for materialising an order; issue #15).
+    /// </summary>
+    private static (IDisposable Blite, Func<int, decimal> FindById, Func<int, decimal> Deserialize) FloorLookup(int documents)
+    {
+        var orders = new OrderGenerator().Generate(documents);
+        var keys = orders.Select(o => o.Id).ToArray();
+        var codec = new Engines.MemoryPackCodec.MemoryPackOrderCodec();
+        var serialized = orders.Select(o => codec.Serialize(o).ToArray()).ToArray();
+        var peer = new BLiteProjectionPeer(orders, prepared: true);
+        return (peer, i => peer.FindWholeById(keys[i % keys.Length]), i => codec.Deserialize(serialized[i % serialized.Length]).Total);
+    }
+
     private static int Compare(string scenario, int rounds, int documents)
     {
         // "project-by-id-row": the typed lookup against the same lookup into an anonymous type,
         // which keeps the row path (boxed row, ConstructorInvoker), on the same data in one process.
         var rowPath = scenario == "project-by-id-row";
-        scenario = rowPath ? "project-by-id" : scenario;
-        var (blitePeer, blite) = Create(scenario, blite: true, documents);
-        var (sqlitePeer, sqlite) = rowPath ? RowPathLookup(documents) : Create(scenario, blite: false, documents);
+        var floor = scenario == "find-by-id-floor";
+        scenario = rowPath || floor ? "project-by-id" : scenario;
+        IDisposable blitePeer;
+        IDisposable? sqlitePeer = null;
+        Func<int, decimal> blite;
+        Func<int, decimal> sqlite;
+        if (floor)
+        {
+            (blitePeer, blite, sqlite) = FloorLookup(documents);
+        }
+        else
+        {
+            (blitePeer, blite) = Create(scenario, blite: true, documents);
+            (sqlitePeer, sqlite) = rowPath ? RowPathLookup(documents) : Create(scenario, blite: false, documents);
+        }
+
         using (blitePeer)
         using (sqlitePeer)
         {
@@ -122,6 +149,12 @@ internal static class QueryProfileLoop
                     best[engine] = Math.Min(best[engine], perOperation);
                     GC.KeepAlive(checksum);
                 }
+            }
+
+            if (floor)
+            {
+                Console.WriteLine($"find-by-id-floor: BLite FindById {best[0]:F3} us/op ({allocated[0]} B/op), MemoryPack deserialize {best[1]:F3} us/op ({allocated[1]} B/op), BLite / MemoryPack {best[0] / best[1]:F2}x (best of {rounds} batches of {batch}, {documents} documents)");
+                return 0;
             }
 
             Console.WriteLine($"{scenario}: BLite {best[0]:F3} us/op ({allocated[0]} B/op), {(rowPath ? "BLite row path" : "SQLite+JSON")} {best[1]:F3} us/op ({allocated[1]} B/op), ratio {best[1] / best[0]:F1}x (best of {rounds} batches of {batch}, {documents} documents)");

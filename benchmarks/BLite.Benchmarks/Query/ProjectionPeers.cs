@@ -44,6 +44,9 @@ public sealed class BLiteProjectionPeer(IReadOnlyList<CustomerOrder> orders, boo
         return ProjectByIdThroughLinq(id);
     }
 
+    /// <summary>The whole order by id (lookup and deserialization), for the comparison with MemoryPack's deserializer.</summary>
+    public decimal FindWholeById(ObjectId id) => _db.Orders.FindById(id)!.Total;
+
     /// <summary>The prepared lookup into an anonymous type: generated code cannot name it, so it keeps the row path (boxed row, <c>ConstructorInvoker</c>).</summary>
     public decimal ProjectByIdThroughRows(ObjectId id) => (_throughRows ??= RowPathLookup())(id);
 

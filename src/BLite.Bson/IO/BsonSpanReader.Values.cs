@@ -16,7 +16,14 @@ public ref partial struct BsonSpanReader
     {
         var start = _position;
         var utf8 = TakeStringBytes();
-        return utf8.IsEmpty ? string.Empty : DecodeUtf8(utf8, start);
+        if (utf8.IsEmpty)
+        {
+            return string.Empty;
+        }
+
+        return _strings is { } strings && utf8.Length <= BsonStringTable.MaxBytes
+            ? strings.GetOrDecode(utf8, start)
+            : DecodeUtf8(utf8, start, out _);
     }
 
     /// <summary>The string's UTF-8 bytes without the terminator, validated, not copied.</summary>
@@ -255,12 +262,13 @@ public ref partial struct BsonSpanReader
         return _data.Slice(start + 4, length - 1);
     }
 
-    private static string DecodeUtf8(ReadOnlySpan<byte> utf8, int offset)
+    internal static string DecodeUtf8(ReadOnlySpan<byte> utf8, int offset, out bool ascii)
     {
         // Most stored text (codes, names, emails, tags) is ASCII: checking that is one vectorized
         // pass, and ASCII bytes are their own Latin-1 chars, so widening needs no decoder. Other
         // text goes through the strict decoder, which refuses invalid UTF-8.
-        if (Ascii.IsValid(utf8))
+        ascii = Ascii.IsValid(utf8);
+        if (ascii)
         {
             return Encoding.Latin1.GetString(utf8);
         }

@@ -17,11 +17,22 @@ public ref partial struct BsonSpanReader
     private int _end;
     private int _depth;
     private ContainerEnds _parentEnds;
+    private readonly BsonStringTable? _strings;
 
     public BsonSpanReader(ReadOnlySpan<byte> source)
     {
         _data = source;
         _end = source.Length;
+    }
+
+    /// <summary>
+    /// A reader that returns short strings through <paramref name="strings"/>, so that values
+    /// repeated across the documents it and later readers on the thread decode share one instance.
+    /// </summary>
+    public BsonSpanReader(ReadOnlySpan<byte> source, BsonStringTable? strings)
+        : this(source)
+    {
+        _strings = strings;
     }
 
     /// <summary>Offset of the next byte to read, from the start of the source span.</summary>

@@ -129,24 +129,37 @@ internal static class BTreeNode
     public static int UsedSpace(ReadOnlySpan<byte> page) => page.Length - HeaderSize - FreeSpace(page);
 
     /// <summary>First index whose key is &gt;= <paramref name="key"/>; <paramref name="found"/> when equal.</summary>
+    /// <remarks>
+    /// A search key of at most 16 bytes (point reads by ObjectId, Guid or number) is turned into
+    /// words once, and a stored key as short is compared word-wise rather than by a call per probe.
+    /// </remarks>
     public static int LowerBound(ReadOnlySpan<byte> page, ReadOnlySpan<byte> key, out bool found)
     {
+        var isShort = key.Length <= ShortKey.MaxLength;
+        var search = isShort ? new ShortKey(key) : default;
         var low = 0;
         var high = Count(page) - 1;
         while (low <= high)
         {
             var middle = (low + high) >>> 1;
-            var comparison = Key(page, middle).SequenceCompareTo(key);
+            var stored = Key(page, middle);
+            var comparison = isShort && stored.Length <= ShortKey.MaxLength ? search.CompareFrom(stored) : stored.SequenceCompareTo(key);
             if (comparison == 0)
             {
                 found = true;
                 return middle;
             }
+
             if (comparison < 0)
+            {
                 low = middle + 1;
+            }
             else
+            {
                 high = middle - 1;
+            }
         }
+
         found = false;
         return low;
     }

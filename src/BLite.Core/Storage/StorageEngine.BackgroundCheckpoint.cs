@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Runtime.InteropServices;
 using BLite.Core.Diagnostics;
 
 namespace BLite.Core.Storage;
@@ -194,7 +193,7 @@ internal sealed partial class StorageEngine
                 }
 
                 // Registered like a reader, so no version this pass copies is pruned under it.
-                CollectionsMarshal.GetValueRefOrAddDefault(_readers, snapshot, out _)++;
+                RegisterUnderLock(snapshot);
             }
 
             try
@@ -207,7 +206,7 @@ internal sealed partial class StorageEngine
             }
             finally
             {
-                EndRead(snapshot);
+                EndLockedRead(snapshot);
             }
 
             copied = snapshot;

@@ -126,7 +126,7 @@ internal sealed partial class StorageEngine
         var toPin = new List<(uint PageId, PageVersion? Version)>();
         lock (_sync)
         {
-            foreach (var snapshot in _readers.Keys)
+            foreach (var snapshot in RegisteredSnapshots().Distinct())
             {
                 if (snapshot == _writtenSeq || snapshot == copiedSnapshot)
                 {

@@ -92,7 +92,7 @@ internal sealed partial class StorageEngine
                 }
                 else
                 {
-                    _publishedSeq = seq;
+                    Publish(seq);
                 }
 
                 var oldestLive = OldestLiveSnapshot();
@@ -210,11 +210,17 @@ internal sealed partial class StorageEngine
                 _durableLsn = Math.Max(_durableLsn, targetLsn);
                 _durableFrames = targetFrames;
                 var grouped = 0;
+                var published = _publishedSeq;
                 while (_unpublished.TryPeek(out var commit) && commit.EndLsn <= _durableLsn)
                 {
-                    _publishedSeq = commit.Seq;
+                    published = commit.Seq;
                     _unpublished.Dequeue();
                     grouped += commit.Bookkeeping ? 0 : 1;
+                }
+
+                if (published != _publishedSeq)
+                {
+                    Publish(published);
                 }
 
                 RecordFlush(started, grouped);

@@ -82,11 +82,7 @@ internal sealed partial class StorageEngine
     /// <summary>The oldest snapshot a reader holds or may still be given. Call under _sync.</summary>
     private long OldestLiveSnapshot()
     {
-        var oldest = _publishedSeq;
-        foreach (var snapshot in _readers.Keys)
-        {
-            oldest = Math.Min(oldest, snapshot);
-        }
+        var oldest = Math.Min(_publishedSeq, OldestRegisteredSnapshot());
 
         if (_unpublished.TryPeek(out var commit))
         {

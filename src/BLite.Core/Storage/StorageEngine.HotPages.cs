@@ -1,3 +1,4 @@
+using System.Numerics;
 using BLite.Core.Storage.Paging;
 
 namespace BLite.Core.Storage;
@@ -18,17 +19,35 @@ namespace BLite.Core.Storage;
 /// </remarks>
 internal sealed partial class StorageEngine
 {
-    private const int HotPageSlots = 64;
+    private const int MinHotPageSlots = 64;
+    private const int MaxHotPageSlots = 4096;
 
-    private readonly HotPage?[] _hotPages = new HotPage?[HotPageSlots];
+    // An eighth of the cache budget's pages (a power of two, 64 to 4096): enough that the pages
+    // a point read walks in a database of some thousands of documents all find a slot, while the
+    // images a slot keeps alive after the cache evicted them stay a small share of the budget.
+    private readonly HotPage?[] _hotPages;
     private long _hotPageHits;
+
+    /// <summary>The memo's slot count for a cache of <paramref name="budgetBytes"/>.</summary>
+    internal static int HotPageSlotsFor(long budgetBytes, int pageSize)
+    {
+        var share = budgetBytes / pageSize / 8;
+        return share <= MinHotPageSlots ? MinHotPageSlots : (int)Math.Min(MaxHotPageSlots, 1L << BitOperations.Log2((ulong)share));
+    }
 
     /// <summary>Page reads served by the memo without the engine lock (included in <see cref="CacheHits"/>).</summary>
     internal long HotPageHits => Interlocked.Read(ref _hotPageHits);
 
-    private bool TryGetHotPage(uint pageId, long snapshot, out byte[] image)
+    /// <summary>Adds the memo hits a reader counted on its own (one atomic add per reader rather than one per page).</summary>
+    internal void AddHotPageHits(int hits) => Interlocked.Add(ref _hotPageHits, hits);
+
+    /// <summary>
+    /// The memoized image of <paramref name="pageId"/> at <paramref name="snapshot"/>, for a reader
+    /// that registered that snapshot. The caller counts the hit (see <see cref="AddHotPageHits"/>).
+    /// </summary>
+    internal bool TryGetHotPage(uint pageId, long snapshot, out byte[] image)
     {
-        var hot = Volatile.Read(ref _hotPages[pageId & (HotPageSlots - 1)]);
+        var hot = Volatile.Read(ref _hotPages[pageId & (_hotPages.Length - 1)]);
         if (hot is not null && hot.PageId == pageId && hot.Snapshot == snapshot && !Volatile.Read(ref _disposed))
         {
             // The clock hand of the page cache must still see the page as used.
@@ -37,7 +56,6 @@ internal sealed partial class StorageEngine
                 hot.Version.Referenced = true;
             }
 
-            Interlocked.Increment(ref _hotPageHits);
             image = hot.Image;
             return true;
         }
@@ -53,7 +71,7 @@ internal sealed partial class StorageEngine
     /// </summary>
     private void RememberHotPage(PageVersion version, long snapshot, byte[] image)
     {
-        ref var slot = ref _hotPages[version.PageId & (HotPageSlots - 1)];
+        ref var slot = ref _hotPages[version.PageId & (_hotPages.Length - 1)];
         if (slot is null || slot.Snapshot < snapshot)
         {
             Volatile.Write(ref slot, new HotPage(version.PageId, snapshot, image, version));

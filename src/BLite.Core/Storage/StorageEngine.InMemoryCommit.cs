@@ -70,7 +70,7 @@ internal sealed partial class StorageEngine
             }
 
             _writtenSeq = seq;
-            _publishedSeq = seq;
+            Publish(seq);
             _inMemoryCommits++;
             if (!bookkeeping)
             {

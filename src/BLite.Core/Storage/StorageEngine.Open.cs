@@ -301,7 +301,8 @@ internal sealed partial class StorageEngine
             _walPages.Add(frame.PageId);
         }
 
-        _writtenSeq = _publishedSeq = scan.TransactionCount;
+        _writtenSeq = scan.TransactionCount;
+        Publish(scan.TransactionCount);
         RecoveredTransactions = scan.TransactionCount;
         _wal.AdoptRecovered(scan.Generation, scan.Salt, scan.CommittedChecksum, scan.CommittedFrameCount, scan.CommittedEnd);
         if (!AdoptRecoveredRecords(scan))

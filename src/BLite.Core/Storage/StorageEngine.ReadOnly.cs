@@ -104,6 +104,7 @@ internal sealed partial class StorageEngine
         }
 
         AdoptRecoveredRecords(scan);
-        _writtenSeq = _publishedSeq = scan.TransactionCount;
+        _writtenSeq = scan.TransactionCount;
+        Publish(scan.TransactionCount);
     }
 }

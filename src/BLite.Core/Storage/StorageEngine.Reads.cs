@@ -1,5 +1,3 @@
-using System.Runtime.InteropServices;
-using BLite.Core.Storage.Paging;
 using BLite.Core.Transactions;
 
 namespace BLite.Core.Storage;
@@ -16,8 +14,8 @@ internal sealed partial class StorageEngine
     public TResult Read<TState, TResult>(TState state, Func<IPageReader, TState, TResult> operation)
     {
         ArgumentNullException.ThrowIfNull(operation);
-        var snapshot = EnterRead(out var pageCount);
-        var read = ReadTransaction.Rent(this, snapshot, pageCount);
+        var readers = EnterRead(out var pageCount);
+        var read = ReadTransaction.Rent(this, readers, pageCount);
         try
         {
             return operation(read, state);
@@ -25,38 +23,6 @@ internal sealed partial class StorageEngine
         finally
         {
             read.Recycle();
-        }
-    }
-
-    /// <summary>Registers a reader of the published snapshot, so no page version it sees is pruned until <see cref="EndRead"/>.</summary>
-    private long EnterRead(out uint pageCount)
-    {
-        long snapshot;
-        lock (_sync)
-        {
-            ThrowIfDisposed();
-            snapshot = _publishedSeq;
-            CollectionsMarshal.GetValueRefOrAddDefault(_readers, snapshot, out _)++;
-
-            // The header is nearly always cached: taking it here, as GetImage's cache hit would,
-            // saves every read a second lock round trip.
-            if (_pages.Find(PageIds.Header, snapshot) is { Image: { } header } version)
-            {
-                _pages.Touch(version);
-                pageCount = DatabaseHeader.ReadPageCount(header);
-                return snapshot;
-            }
-        }
-
-        try
-        {
-            pageCount = DatabaseHeader.ReadPageCount(GetImage(PageIds.Header, snapshot));
-            return snapshot;
-        }
-        catch
-        {
-            EndRead(snapshot);
-            throw;
         }
     }
 }

@@ -17,8 +17,9 @@ namespace BLite.Core.Storage;
 /// (<see cref="BeginRead"/>); readers and the writer never wait for each other.
 /// </summary>
 /// <remarks>
-/// Concurrency: <c>_sync</c> guards the page table, the reader registry and the commit/flush
-/// bookkeeping, and is only ever held for in-memory work, never across I/O. The writer slot is a
+/// Concurrency: <c>_sync</c> guards the page table and the commit/flush bookkeeping, and is only
+/// ever held for in-memory work, never across I/O. Readers register without it
+/// (StorageEngine.ReaderRegistry.cs). The writer slot is a
 /// SemaphoreSlim rather than a lock so a write transaction may be committed on another thread
 /// after an await. See docs/storage.md.
 /// </remarks>
@@ -32,6 +33,8 @@ internal sealed partial class StorageEngine : IDisposable
     private readonly int _trailerSize;
     private readonly bool _publishesInMemory;
     private readonly SemaphoreSlim _writerSlot = new(1, 1);
+    // Readers the engine registers under the lock for a snapshot that may not be published yet
+    // (the background checkpoint's copy); other readers register without it (ReaderRegistry).
     private readonly Dictionary<long, int> _readers = [];
     private readonly HashSet<uint> _walPages = [];
     private readonly List<IPageOwnershipSource> _ownershipSources = [];
@@ -64,6 +67,7 @@ internal sealed partial class StorageEngine : IDisposable
         // In memory the version chains are the database: no image may be evicted, there being no
         // device to read it back from.
         _pages = new PageTable(pageSize, _publishesInMemory ? long.MaxValue : options.CacheBudgetBytes, options.ReadOnly ? 0 : MaxLogBytes);
+        _hotPages = new HotPage?[HotPageSlotsFor(options.CacheBudgetBytes, pageSize)];
         _wal = new WriteAheadLog(wal, pageSize, databaseId, options.Durability == Durability.Full ? options.WalCheckpointThresholdBytes : 0);
         _filePageCount = file.Length / pageSize;
         Log = options.Logger ?? NullLogger.Instance;
@@ -107,8 +111,8 @@ internal sealed partial class StorageEngine : IDisposable
     /// <summary>Starts a snapshot reader: it sees every commit acknowledged before this call, and nothing later.</summary>
     public ReadTransaction BeginRead()
     {
-        var snapshot = EnterRead(out var pageCount);
-        return new ReadTransaction(this, snapshot, pageCount);
+        var readers = EnterRead(out var pageCount);
+        return new ReadTransaction(this, readers, pageCount);
     }
 
     /// <summary>Waits for the single writer slot and starts a write transaction.</summary>
@@ -233,12 +237,7 @@ internal sealed partial class StorageEngine : IDisposable
     {
         lock (_sync)
         {
-            var readers = 0;
-            foreach (var count in _readers.Values)
-            {
-                readers += count;
-            }
-
+            var readers = RegisteredReaderCount();
             return new StorageStatistics(
                 _pages.CachedBytes,
                 _pages.PinnedBytes,
@@ -307,23 +306,6 @@ internal sealed partial class StorageEngine : IDisposable
     /// <summary>Closes the devices as a killed process would: no checkpoint, no flush. For crash tests.</summary>
     internal void CloseWithoutCheckpoint() => Close();
 
-    internal void EndRead(long snapshot)
-    {
-        lock (_sync)
-        {
-            ref var count = ref CollectionsMarshal.GetValueRefOrNullRef(_readers, snapshot);
-            if (--count == 0)
-            {
-                _readers.Remove(snapshot);
-            }
-
-            if (_pages.HasPins)
-            {
-                _pages.PrunePinnedPages(LiveSnapshots());
-            }
-        }
-    }
-
     internal void ReleaseWriter() => _writerSlot.Release();
 
     /// <summary>A write transaction for the holder of the writer slot, which keeps the slot when it commits.</summary>
@@ -359,12 +341,10 @@ internal sealed partial class StorageEngine : IDisposable
     /// </summary>
     private long[] LiveSnapshots()
     {
-        var snapshots = new long[_readers.Count + 1 + _unpublished.Count];
-        var i = 0;
-        foreach (var snapshot in _readers.Keys)
-        {
-            snapshots[i++] = snapshot;
-        }
+        var registered = RegisteredSnapshots();
+        var snapshots = new long[registered.Count + 1 + _unpublished.Count];
+        registered.CopyTo(snapshots);
+        var i = registered.Count;
 
         foreach (var commit in _unpublished)
         {

@@ -21,13 +21,15 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     private static ReadTransaction? t_spare;
 
     private StorageEngine? _engine;
+    private StorageEngine.SnapshotReaders? _registration;
     private int _ownerThreadId;
     private int _disposed;
 
-    internal ReadTransaction(StorageEngine engine, long snapshot, uint pageCount)
+    internal ReadTransaction(StorageEngine engine, StorageEngine.SnapshotReaders registration, uint pageCount)
     {
         _engine = engine;
-        Snapshot = snapshot;
+        _registration = registration;
+        Snapshot = registration.Seq;
         PageCount = pageCount;
     }
 
@@ -54,18 +56,41 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
         }
     }
 
+    /// <summary>Page reads this reader took from the engine's hot-page memo and has not yet added to its count (a statistic: threads sharing one reader may lose an increment).</summary>
+    internal int UncountedMemoHits { get; private set; }
+
     public ReadOnlyMemory<byte> ReadPage(uint pageId)
     {
         var engine = Engine;
         PageGuards.ThrowIfNotUserPage(pageId, PageCount);
-        return new ReadOnlyMemory<byte>(engine.GetImage(pageId, Snapshot), 0, engine.PagePayloadSize);
+        if (engine.TryGetHotPage(pageId, Snapshot, out var image))
+        {
+            // Counted here and added once at the end: an atomic add per page read was a visible
+            // share of a point read.
+            UncountedMemoHits++;
+        }
+        else
+        {
+            image = engine.GetImage(pageId, Snapshot);
+        }
+
+        return new ReadOnlyMemory<byte>(image, 0, engine.PagePayloadSize);
     }
 
     public ReadOnlyMemory<byte> ReadPageTransient(uint pageId, ref byte[]? scratch)
     {
         var engine = Engine;
         PageGuards.ThrowIfNotUserPage(pageId, PageCount);
-        return new ReadOnlyMemory<byte>(engine.GetImage(pageId, Snapshot, ref scratch), 0, engine.PagePayloadSize);
+        if (engine.TryGetHotPage(pageId, Snapshot, out var image))
+        {
+            UncountedMemoHits++;
+        }
+        else
+        {
+            image = engine.GetImage(pageId, Snapshot, ref scratch);
+        }
+
+        return new ReadOnlyMemory<byte>(image, 0, engine.PagePayloadSize);
     }
 
     public bool TryReadCounter(uint key, out long value) => Engine.TryGetCounter(key, Snapshot, out value);
@@ -81,17 +106,24 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     {
         if (Interlocked.Exchange(ref _disposed, 1) == 0)
         {
-            _engine!.EndRead(Snapshot);
+            if (UncountedMemoHits != 0)
+            {
+                _engine!.AddHotPageHits(UncountedMemoHits);
+                UncountedMemoHits = 0;
+            }
+
+            _engine!.EndRead(_registration!);
         }
     }
 
     /// <summary>The calling thread's spare instance armed with an already registered snapshot, or a new one when the spare is in use (a nested read).</summary>
-    internal static ReadTransaction Rent(StorageEngine engine, long snapshot, uint pageCount)
+    internal static ReadTransaction Rent(StorageEngine engine, StorageEngine.SnapshotReaders registration, uint pageCount)
     {
         var read = t_spare ?? new ReadTransaction();
         t_spare = null;
         read._engine = engine;
-        read.Snapshot = snapshot;
+        read._registration = registration;
+        read.Snapshot = registration.Seq;
         read.PageCount = pageCount;
         read._ownerThreadId = Environment.CurrentManagedThreadId;
         Volatile.Write(ref read._disposed, 0);
@@ -103,6 +135,7 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     {
         Dispose();
         _engine = null;
+        _registration = null;
         t_spare = this;
     }
 

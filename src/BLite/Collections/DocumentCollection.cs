@@ -167,6 +167,18 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
         return Mapper.Deserialize(ref reader);
     }
 
+    /// <summary>
+    /// One document of a result of many: its short strings come from the thread's
+    /// <see cref="BsonStringTable"/>, so a value repeated across the result is one instance and a
+    /// large result keeps (and the collector copies) far fewer objects. A single read by id does
+    /// not use it: nothing there repeats, and the lookups would only add to its cost.
+    /// </summary>
+    internal T DeserializeInResult(ReadOnlySpan<byte> document)
+    {
+        var reader = new BsonSpanReader(document, BsonStringTable.ForCurrentThread);
+        return Mapper.Deserialize(ref reader);
+    }
+
     /// <summary>The encoded primary key of an id, held by value (no array for native ids) so reads and deletes by id allocate nothing for it.</summary>
     internal PrimaryKeyBytes LookupKey(TId id) => _ids.EncodeKeyBytes(id);
 

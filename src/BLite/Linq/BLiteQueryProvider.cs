@@ -17,7 +17,7 @@ namespace BLite.Linq;
 internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
 {
     /// <summary>Shapes are finite in practice; the bound only guards against generated-at-run-time expressions.</summary>
-    private const int MaxCachedShapes = 2048;
+    internal const int DefaultMaxCachedShapes = 2048;
 
     /// <summary>How many recently executed shapes are tried against a query before it is parameterized.</summary>
     private const int RecentShapes = 4;
@@ -30,7 +30,13 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     private long _cacheMisses;
     private long _recentHits;
 
-    public BLiteQueryProvider(IDocumentQuerySource<TRoot> source) => _source = source;
+    private readonly int _maxCachedShapes;
+
+    public BLiteQueryProvider(IDocumentQuerySource<TRoot> source, int maxCachedShapes = DefaultMaxCachedShapes)
+    {
+        _source = source;
+        _maxCachedShapes = maxCachedShapes;
+    }
 
     public long CacheHits => Interlocked.Read(ref _cacheHits);
 
@@ -226,7 +232,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
 
         Interlocked.Increment(ref _cacheMisses);
         var fresh = QueryTranslator.Translate(shape, values.Length, _source.FieldPaths);
-        if (_cache.Count >= MaxCachedShapes)
+        if (_cache.Count >= _maxCachedShapes)
         {
             _cache.Clear();
         }
@@ -250,8 +256,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
                 continue;
             }
 
-            var values = recent.ParameterCount == 0 ? [] : new object?[recent.ParameterCount];
-            if (ExpressionShapeComparer.TryMatchUnparameterized(recent.Shape, expression, values))
+            if (ExpressionShapeComparer.TryMatchUnparameterized(recent.Shape, expression, recent.ParameterCount, out var values))
             {
                 return (recent.Translated, values);
             }

@@ -31,6 +31,11 @@ public class BsonSpanReaderStringTests
         var bytes = DocumentWithString(Encoding.UTF8.GetBytes(text));
 
         Assert.Equal(text, ReadString(bytes));
+
+        // Through a string table, the first read decodes and keeps the value, the second finds it.
+        var table = new BsonStringTable();
+        Assert.Equal(text, ReadString(bytes, table));
+        Assert.Equal(text, ReadString(bytes, table));
     }
 
     [Theory]
@@ -51,13 +56,16 @@ public class BsonSpanReaderStringTests
                 var error = Assert.Throws<BsonFormatException>(() => ReadString(DocumentWithString(utf8)));
                 Assert.Contains("UTF-8", error.Message);
                 Assert.Equal(7, error.Offset);
+
+                var throughTable = Assert.Throws<BsonFormatException>(() => ReadString(DocumentWithString(utf8), new BsonStringTable()));
+                Assert.Equal(7, throughTable.Offset);
             }
         }
     }
 
-    private static string ReadString(byte[] document)
+    internal static string ReadString(byte[] document, BsonStringTable? strings = null)
     {
-        var reader = new BsonSpanReader(document);
+        var reader = new BsonSpanReader(document, strings);
         reader.ReadDocumentStart();
         Assert.True(reader.TryReadFieldHeader(out var type, out _));
         Assert.Equal(BsonType.String, type);
@@ -68,7 +76,7 @@ public class BsonSpanReaderStringTests
 
     // Built by hand rather than with the writer, which would refuse the invalid strings: length
     // prefix, one String element with field id 1 (its value at offset 7), terminator.
-    private static byte[] DocumentWithString(byte[] utf8)
+    internal static byte[] DocumentWithString(byte[] utf8)
     {
         var length = 4 + 3 + 4 + utf8.Length + 1 + 1;
         var document = new byte[length];

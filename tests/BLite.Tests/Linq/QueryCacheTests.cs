@@ -150,6 +150,80 @@ public class QueryCacheTests
         Assert.Equal(1, Provider.CachedShapes);
     }
 
+    [Fact]
+    public void A_query_built_once_reads_its_captured_variable_at_each_execution()
+    {
+        var minimum = 1;
+        var query = _query.Where(o => o.Quantity > minimum).Select(o => o.Id);
+        for (minimum = 0; minimum < 6; minimum++)
+        {
+            var expected = _orders.Where(o => o.Quantity > minimum).Select(o => o.Id).ToList();
+            Assert.Equal(expected, query.ToList());
+            Assert.Equal(expected.Count, query.Count());
+        }
+
+        Assert.Equal(2, Provider.CacheMisses);
+        Assert.Equal(10, Provider.CacheHits);
+    }
+
+    [Fact]
+    public void A_captured_call_that_runs_a_query_itself_gets_its_own_values()
+    {
+        var nested = new NestedQuery(_query);
+        for (var offset = 0; offset < 5; offset++)
+        {
+            nested.Offset = offset;
+            var expected = _orders.Count(o => o.Quantity > offset) % 7;
+            Assert.Equal(_orders.Where(o => o.Quantity > expected && o.Total > offset).Select(o => o.Id).ToList(),
+                _query.Where(o => o.Quantity > nested.Threshold() && o.Total > offset).Select(o => o.Id).ToList());
+        }
+
+        Assert.True(Provider.RecentHits >= 8, $"the repeated shapes were matched on the fast path ({Provider.RecentHits} recent hits)");
+    }
+
+    [Fact]
+    public void The_translation_cache_is_bounded_and_an_evicted_shape_comes_back_with_the_current_values()
+    {
+        var provider = new BLiteQueryProvider<Order>(_source, maxCachedShapes: 3);
+        var query = provider.CreateQuery<Order>(_query.Expression);
+        var minimum = 0;
+        // Six shapes run in turn: more than the recent-shape slots and twice the cache's bound, so
+        // every execution looks its shape up and finds it evicted.
+        Func<IQueryable<Order>, IQueryable<int>>[] shapes =
+        [
+            q => q.Where(o => o.Quantity > minimum).Select(o => o.Id),
+            q => q.Where(o => o.Quantity < minimum + 3).Select(o => o.Id),
+            q => q.Where(o => o.Total > minimum * 10).Select(o => o.Id),
+            q => q.Where(o => o.Quantity == minimum).Select(o => o.Id),
+            q => q.Where(o => o.Quantity != minimum).OrderByDescending(o => o.Id).Select(o => o.Id),
+            q => q.OrderBy(o => o.Id).Skip(minimum * 7).Select(o => o.Id),
+        ];
+        for (var round = 0; round < 3; round++)
+        {
+            foreach (var shape in shapes)
+            {
+                minimum = round + 1;
+                Assert.Equal(shape(_orders.AsQueryable()).ToList(), shape(query).ToList());
+                Assert.InRange(provider.CachedShapes, 1, 3);
+            }
+        }
+
+        Assert.Equal(18, provider.CacheMisses);
+        Assert.Equal(0, provider.CacheHits);
+    }
+
+    /// <summary>A value a query reads by running another query on the same provider and thread.</summary>
+    private sealed class NestedQuery(IQueryable<Order> query)
+    {
+        public int Offset { get; set; }
+
+        public int Threshold()
+        {
+            var offset = Offset;
+            return query.Count(o => o.Quantity > offset) % 7;
+        }
+    }
+
     private sealed class CallCounter
     {
         public int Calls { get; private set; }

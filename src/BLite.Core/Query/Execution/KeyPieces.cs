@@ -35,6 +35,22 @@ internal static class KeyPieces
         return pieces;
     }
 
+    /// <summary>
+    /// The key of a value whose equality is a single point (any class but instants and binary
+    /// data, which <see cref="ForEquality"/> turns into intervals).
+    /// </summary>
+    public static bool TryPoint(BsonValue value, BsonFieldDictionary fields, out byte[] key)
+    {
+        if (BsonValueComparer.TypeClass(value.Type) is 5 or 8)
+        {
+            key = [];
+            return false;
+        }
+
+        key = KeyPiece.Encode(fields, value);
+        return true;
+    }
+
     /// <summary>Pieces for an interval of one type class; at least one side is present.</summary>
     public static List<KeyPiece> ForRange(RangeBound? lower, RangeBound? upper, BsonFieldDictionary fields)
     {

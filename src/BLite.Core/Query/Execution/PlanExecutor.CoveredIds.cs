@@ -53,7 +53,7 @@ internal static partial class PlanExecutor
         var keys = plan.IsIndexJoin ? JoinKeys(collection, pages, plan.Index!.Name, runs) : IndexOrderKeys(collection, pages, plan, runs);
         long skipped = 0;
         long returned = 0;
-        var scratch = new byte[64];
+        byte[]? scratch = null;
         foreach (var key in keys)
         {
             if (skipped < skip)
@@ -102,14 +102,15 @@ internal static partial class PlanExecutor
     /// A document holding only <c>_id</c>, written into <paramref name="scratch"/> (valid until the
     /// next call, as a yielded document is until the next is pulled).
     /// </summary>
-    private static ReadOnlyMemory<byte> IdDocument(RawCollection collection, IPageReader pages, byte[] primaryKey, ref byte[] scratch)
+    private static ReadOnlyMemory<byte> IdDocument(RawCollection collection, IPageReader pages, byte[] primaryKey, ref byte[]? scratch)
     {
         if (TryDecodeExactId(primaryKey) is { } id)
         {
             var size = id.Type == BsonType.String ? System.Text.Encoding.UTF8.GetMaxByteCount(id.AsString.Length) + 16 : 32;
-            if (scratch.Length < size)
+            if (scratch is null || scratch.Length < size)
             {
-                scratch = new byte[Math.Max(size, scratch.Length * 2)];
+                // Made on the first id, so a query that finds nothing allocates none.
+                scratch = new byte[Math.Max(size, (scratch?.Length ?? 32) * 2)];
             }
 
             var writer = new BsonSpanWriter(scratch);

@@ -14,9 +14,22 @@ internal static class ScanRunBuilder
 
     public static bool TryBuild(IReadOnlyList<IndexValueRange> ranges, BsonFieldDictionary fields, out List<ScanRun> runs)
     {
-        runs = [];
+        runs = new List<ScanRun>(ranges.Count);
         foreach (var range in ranges)
         {
+            // One equality on the first key component (an equality, or one value of an IN): a
+            // single point run, built without the cross product's lists.
+            if (range.Prefix.Count == 1 && range.IsPoint && KeyPieces.TryPoint(range.Prefix[0], fields, out var point))
+            {
+                runs.Add(new ScanRun(point, true, point, true, 1, point.Length));
+                if (runs.Count > MaxRuns)
+                {
+                    return false;
+                }
+
+                continue;
+            }
+
             var open = new List<(byte[] Bytes, int Components)> { ([], 0) };
             foreach (var value in range.Prefix)
             {

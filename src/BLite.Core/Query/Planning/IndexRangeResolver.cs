@@ -81,7 +81,7 @@ internal static class IndexRangeResolver
         var result = new List<IndexValueRange>(prefixes.Count);
         foreach (var prefix in prefixes)
         {
-            result.Add(new IndexValueRange(prefix, lower, upper));
+            result.Add(IndexValueRange.Owning(prefix, lower, upper));
         }
 
         if (plan.Descending)

@@ -18,11 +18,24 @@ internal readonly record struct RangeBound(BsonValue Value, bool Inclusive);
 internal sealed class IndexValueRange
 {
     public IndexValueRange(IReadOnlyList<BsonValue> prefix, RangeBound? lower = null, RangeBound? upper = null)
+        : this(lower, upper, CopyOf(prefix))
     {
-        ArgumentNullException.ThrowIfNull(prefix);
-        Prefix = prefix.ToArray();
+    }
+
+    private IndexValueRange(RangeBound? lower, RangeBound? upper, BsonValue[] prefix)
+    {
+        Prefix = prefix;
         Lower = lower;
         Upper = upper;
+    }
+
+    /// <summary>A range over a prefix array made for it and never changed afterwards, kept without a copy.</summary>
+    internal static IndexValueRange Owning(BsonValue[] prefix, RangeBound? lower, RangeBound? upper) => new(lower, upper, prefix);
+
+    private static BsonValue[] CopyOf(IReadOnlyList<BsonValue> prefix)
+    {
+        ArgumentNullException.ThrowIfNull(prefix);
+        return prefix.ToArray();
     }
 
     public IReadOnlyList<BsonValue> Prefix { get; }

@@ -15,6 +15,7 @@ internal sealed class PageTable
     private readonly int _maxSpareImages;
     private PageVersion? _lruHead;
     private PageVersion? _lruTail;
+    private bool _hasPins;
 
     /// <param name="maxSpareBytes">How many bytes of images dropped versions leave behind are kept for reuse (see <see cref="TakeSpareImage"/>).</param>
     public PageTable(int pageSize, long budgetBytes, long maxSpareBytes)
@@ -33,7 +34,8 @@ internal sealed class PageTable
     /// <summary>Images kept for reuse.</summary>
     public int SpareImageCount => _spareImages.Count;
 
-    public bool HasPins => _pagesWithPins.Count > 0;
+    /// <summary>Whether some chain holds a pinned version; the one member readers may call without the engine lock.</summary>
+    public bool HasPins => Volatile.Read(ref _hasPins);
 
     /// <summary>Whether one more image fits the budget without evicting another.</summary>
     public bool HasRoomForImage => CachedBytes + _pageSize <= _budgetBytes;
@@ -122,7 +124,9 @@ internal sealed class PageTable
     /// <summary>Keeps <paramref name="version"/> in memory for old snapshots whatever the budget.</summary>
     public void Pin(PageVersion version, byte[] image)
     {
-        if (version.Pinned)
+        // A version dropped since the checkpoint chose it (its last reader ended and pruned it)
+        // is seen by no snapshot; pinning it would count bytes no chain holds any more.
+        if (version.Pinned || version.Dropped)
         {
             return;
         }
@@ -138,6 +142,7 @@ internal sealed class PageTable
         version.WalOffset = PageVersion.InMemoryOnly;
         PinnedBytes += _pageSize;
         _pagesWithPins.Add(version.PageId);
+        Volatile.Write(ref _hasPins, true);
     }
 
     /// <summary>Adds a pinned copy of the database file's current content below every version of the page.</summary>
@@ -182,9 +187,9 @@ internal sealed class PageTable
             }
         }
 
-        if (!hasPins)
+        if (!hasPins && _pagesWithPins.Remove(pageId))
         {
-            _pagesWithPins.Remove(pageId);
+            Volatile.Write(ref _hasPins, _pagesWithPins.Count > 0);
         }
 
         if (head.Older is null && head.WalOffset == PageVersion.InMainFile && head.Image is null)

@@ -26,7 +26,8 @@ internal sealed class RowConstructor
 
     /// <summary>The constructor call of <paramref name="selector"/>, or null when it computes anything (the interpreter runs it then).</summary>
     public static RowConstructor? Of(LambdaExpression selector, IReadOnlyList<Type> slotTypes) =>
-        Cache.GetValue(selector, lambda => new Holder(Create(lambda, slotTypes))).Constructor;
+        // Looked up first so a repeated query does not allocate the factory closure it would not call.
+        Cache.TryGetValue(selector, out var cached) ? cached.Constructor : Cache.GetValue(selector, lambda => new Holder(Create(lambda, slotTypes))).Constructor;
 
     private static RowConstructor? Create(LambdaExpression selector, IReadOnlyList<Type> slotTypes)
     {

@@ -28,6 +28,24 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
     /// <summary>True when <paramref name="node"/> is a sub-tree <see cref="Parameterize"/> lifts whole: every node in it can be lifted.</summary>
     internal static bool IsLiftable(Expression node)
     {
+        // A captured variable (a closure field, possibly through a few members) or a literal, the
+        // usual slot contents, is checked without a visitor.
+        var current = node;
+        while (current is MemberExpression member && EvaluatableFinder.CanLift(current))
+        {
+            if (member.Expression is null)
+            {
+                return true;
+            }
+
+            current = member.Expression;
+        }
+
+        if (current is ConstantExpression)
+        {
+            return EvaluatableFinder.CanLift(current);
+        }
+
         var check = new LiftableCheck();
         check.Visit(node);
         return check.Liftable;

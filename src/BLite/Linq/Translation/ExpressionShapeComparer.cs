@@ -13,9 +13,12 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
 {
     public static readonly ExpressionShapeComparer Instance = new();
 
+    [ThreadStatic]
+    private static Matcher? t_matcher;
+
     public static bool IsCacheable(Expression expression) => new CacheabilityCheck().Check(expression);
 
-    public bool Equals(Expression? x, Expression? y) => new Matcher(null).Match(x, y);
+    public bool Equals(Expression? x, Expression? y) => new Matcher().Match(x, y);
 
     /// <summary>
     /// Matches a query expression as the caller built it against a cached <paramref name="shape"/>
@@ -24,15 +27,30 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
     /// in slot order, once the whole tree matched); where the shape holds a lifted condition, the
     /// sub-tree must evaluate to the same flag. Saves rebuilding the tree on every execution.
     /// </summary>
-    public static bool TryMatchUnparameterized(Expression shape, Expression expression, object?[] values)
+    public static bool TryMatchUnparameterized(Expression shape, Expression expression, int parameterCount, out object?[] values)
     {
-        var lifted = new Expression?[values.Length];
-        var matcher = new Matcher(lifted);
-        if (!matcher.Match(shape, expression))
-        {
-            return false;
-        }
+        values = [];
+        var lifted = parameterCount == 0 ? [] : new Expression?[parameterCount];
 
+        // One matcher per thread, taken out of its slot while in use: evaluating the values below
+        // runs the caller's code, which may run another query on this thread.
+        var matcher = t_matcher ?? new Matcher();
+        t_matcher = null;
+        try
+        {
+            matcher.Reset(lifted);
+            return matcher.Match(shape, expression) && Complete(matcher, lifted, out values);
+        }
+        finally
+        {
+            matcher.Reset(null);
+            t_matcher = matcher;
+        }
+    }
+
+    private static bool Complete(Matcher matcher, Expression?[] lifted, out object?[] values)
+    {
+        values = [];
         for (var i = 0; i < lifted.Length; i++)
         {
             if (lifted[i] is null)
@@ -42,14 +60,18 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
         }
 
         // Evaluated only once the whole tree matched, so a miss never runs the caller's code twice.
-        foreach (var (condition, flag) in matcher.Conditions)
+        if (matcher.Conditions is { } conditions)
         {
-            if (Execution.ExpressionInterpreter.Evaluate(condition) is not bool value || value != flag)
+            foreach (var (condition, flag) in conditions)
             {
-                return false;
+                if (Execution.ExpressionInterpreter.Evaluate(condition) is not bool value || value != flag)
+                {
+                    return false;
+                }
             }
         }
 
+        values = lifted.Length == 0 ? [] : new object?[lifted.Length];
         for (var i = 0; i < lifted.Length; i++)
         {
             values[i] = Execution.ExpressionInterpreter.Evaluate(lifted[i]!);
@@ -108,14 +130,24 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
         }
     }
 
-    /// <summary>Compares two shapes, or (with <c>lifted</c>) a shape on the left with an unparameterized expression on the right.</summary>
-    private sealed class Matcher(Expression?[]? lifted)
+    /// <summary>Compares two shapes, or (with lifted slots) a shape on the left with an unparameterized expression on the right.</summary>
+    private sealed class Matcher
     {
-        private readonly List<LambdaExpression> _leftScopes = [];
-        private readonly List<LambdaExpression> _rightScopes = [];
+        /// <summary>The lambdas entered on each side, innermost last (a query nests a few at most).</summary>
+        private readonly List<(LambdaExpression Left, LambdaExpression Right)> _scopes = new(4);
 
-        /// <summary>Sub-trees matched against a condition the shape holds as a constant, with that constant.</summary>
-        public List<(Expression Condition, bool Flag)> Conditions { get; } = [];
+        /// <summary>Where the sub-trees matched against the shape's parameter slots go; null when comparing two shapes.</summary>
+        private Expression?[]? _lifted;
+
+        /// <summary>Sub-trees matched against a condition the shape holds as a constant, with that constant; null until there is one.</summary>
+        public List<(Expression Condition, bool Flag)>? Conditions { get; private set; }
+
+        public void Reset(Expression?[]? liftedSlots)
+        {
+            _lifted = liftedSlots;
+            _scopes.Clear();
+            Conditions?.Clear();
+        }
 
         public bool Match(Expression? x, Expression? y)
         {
@@ -124,17 +156,17 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
                 return true;
             }
 
-            if (lifted is not null && x is not null && y is not null && y is not QueryParameterExpression)
+            if (_lifted is not null && x is not null && y is not null && y is not QueryParameterExpression)
             {
                 switch (x)
                 {
                     case QueryParameterExpression slot:
-                        if (slot.Type != y.Type || slot.Index >= lifted.Length || lifted[slot.Index] is not null || !ExpressionParameterizer.IsLiftable(y))
+                        if (slot.Type != y.Type || slot.Index >= _lifted.Length || _lifted[slot.Index] is not null || !ExpressionParameterizer.IsLiftable(y))
                         {
                             return false;
                         }
 
-                        lifted[slot.Index] = y;
+                        _lifted[slot.Index] = y;
                         return true;
                     case ConstantExpression { Value: bool flag } when y is not ConstantExpression:
                         // A condition lifted out of the shape as a constant (`flag && o.Paid`) must have the same value.
@@ -143,7 +175,7 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
                             return false;
                         }
 
-                        Conditions.Add((y, flag));
+                        (Conditions ??= []).Add((y, flag));
                         return true;
                 }
             }
@@ -161,7 +193,7 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
                 (MemberExpression a, MemberExpression b) => a.Member == b.Member && Match(a.Expression, b.Expression),
                 (MethodCallExpression a, MethodCallExpression b) => a.Method == b.Method && Match(a.Object, b.Object) && MatchAll(a.Arguments, b.Arguments),
                 (LambdaExpression a, LambdaExpression b) => MatchLambda(a, b),
-                (ParameterExpression a, ParameterExpression b) => ParameterPosition(a, _leftScopes) == ParameterPosition(b, _rightScopes),
+                (ParameterExpression a, ParameterExpression b) => ParameterPosition(a, left: true) == ParameterPosition(b, left: false),
                 (ConstantExpression a, ConstantExpression b) => MatchConstant(a.Value, b.Value),
                 (QueryParameterExpression a, QueryParameterExpression b) => a.Index == b.Index,
                 (NewExpression a, NewExpression b) => a.Constructor == b.Constructor && MatchAll(a.Arguments, b.Arguments) && MatchMembers(a.Members, b.Members),
@@ -192,22 +224,23 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
                 }
             }
 
-            _leftScopes.Add(a);
-            _rightScopes.Add(b);
+            _scopes.Add((a, b));
             var equal = Match(a.Body, b.Body);
-            _leftScopes.RemoveAt(_leftScopes.Count - 1);
-            _rightScopes.RemoveAt(_rightScopes.Count - 1);
+            _scopes.RemoveAt(_scopes.Count - 1);
             return equal;
         }
 
-        private static (int Scope, int Index) ParameterPosition(ParameterExpression parameter, List<LambdaExpression> scopes)
+        private (int Scope, int Index) ParameterPosition(ParameterExpression parameter, bool left)
         {
-            for (var scope = scopes.Count - 1; scope >= 0; scope--)
+            for (var scope = _scopes.Count - 1; scope >= 0; scope--)
             {
-                var index = scopes[scope].Parameters.IndexOf(parameter);
-                if (index >= 0)
+                var parameters = (left ? _scopes[scope].Left : _scopes[scope].Right).Parameters;
+                for (var index = 0; index < parameters.Count; index++)
                 {
-                    return (scope, index);
+                    if (ReferenceEquals(parameters[index], parameter))
+                    {
+                        return (scope, index);
+                    }
                 }
             }
 

@@ -68,5 +68,50 @@ public class IndexJoinTests
         Assert.Equal([1, 3, 6, 8, 11, 13, 16, 18, 21, 23, 26, 28], Ids(items.Find(filter)));
     }
 
+    [Fact]
+    public void An_in_mixing_key_classes_returns_what_a_full_scan_returns()
+    {
+        using var database = DocumentDatabase.OpenInMemory();
+        var indexed = database.GetCollection("indexed");
+        var scanned = database.GetCollection("scanned");
+        indexed.EnsureIndex("by_v", "v");
+        var at = new DateTime(2026, 3, 1, 12, 0, 0, DateTimeKind.Utc);
+        var oid = ObjectId.NewObjectId();
+        var guid = Guid.Parse("0f8fad5b-d9cb-469f-a165-70867728950e");
+        // Numbers of every width, strings, ids, instants, booleans, binary, arrays, null and a missing field.
+        BsonValue[] stored = [1, 2L, 2.0, 3.5m, "a", "b", oid, at, at.AddDays(1), true, guid, new BsonArray { 1, "b" }, new BsonArray(), BsonValue.Null];
+        for (var i = 0; i < 60; i++)
+        {
+            var document = new BsonDocument { { "_id", 60 - i } };
+            var slot = i % (stored.Length + 1);
+            if (slot < stored.Length)
+            {
+                document["v"] = stored[slot];
+            }
+
+            indexed.Insert(document);
+            scanned.Insert(document);
+        }
+
+        BsonArray[] lists =
+        [
+            [2],
+            ["b", 1, 2.0, oid],
+            [at, guid, true, "zzz", 3.5],
+            [at.AddDays(1), at.AddDays(1), 99],
+            [BsonValue.Null, 1],
+        ];
+        foreach (var list in lists)
+        {
+            var filter = QueryFilter.In("v", list);
+            var expected = Ids(scanned.Find(filter));
+            Assert.NotEmpty(expected);
+            Assert.Equal(expected, Ids(indexed.Find(filter)));
+            Assert.Equal(expected.Count, indexed.Count(filter));
+        }
+
+        Assert.Contains("fetch: index join", indexed.Explain(QueryFilter.In("v", lists[1])), StringComparison.Ordinal);
+    }
+
     private static List<int> Ids(IEnumerable<BsonDocument> documents) => documents.Select(d => d["_id"].AsInt32).ToList();
 }

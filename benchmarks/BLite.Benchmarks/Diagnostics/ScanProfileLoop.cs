@@ -1,0 +1,100 @@
+using System.Diagnostics;
+using BLite.Benchmarks.Comparison;
+using BLite.Benchmarks.Engines;
+using BLite.Benchmarks.Manual;
+using BLite.Benchmarks.Workload;
+
+namespace BLite.Benchmarks.Diagnostics;
+
+/// <summary>
+/// <c>profile scans DOCUMENTS ROUNDS [blite|sqlite] [indexed]</c>: the manual mode's status scan on
+/// buffered stores of DOCUMENTS orders (the same adapters, settings and data), one scan per engine
+/// per round, engines alternating, each scan's results let go as it ends. Per scan it prints wall
+/// time, the process's CPU time (the background GC thread included), the garbage collections it
+/// caused by generation, the time the runtime paused for them, and the bytes allocated per returned
+/// order: what a change to the scan path needs measured at 100k or 1M without the whole manual
+/// run, and a steady loop to put <c>perf record</c> on.
+/// </summary>
+internal static class ScanProfileLoop
+{
+    public static int Run(string[] args)
+    {
+        if (args.Length < 2 || !int.TryParse(args[0], out var documents) || documents < ManualOptions.MinDocuments
+            || !int.TryParse(args[1], out var rounds) || rounds < 1)
+        {
+            Console.Error.WriteLine("usage: profile scans DOCUMENTS ROUNDS [blite|sqlite] [indexed]");
+            return 2;
+        }
+
+        var indexed = args.Contains("indexed");
+        var engines = args.Skip(2).Where(a => a != "indexed").ToArray();
+        var factories = OrderStores.Offering(StoreDurability.OsBuffered)
+            .Where(f => f.Engine is "BLite" or "SQLite")
+            .Where(f => engines.Length == 0 || engines.Contains(f.Engine, StringComparer.OrdinalIgnoreCase))
+            .ToArray();
+        var data = ComparisonDataset.Create(documents, sampleCount: 16);
+        var directory = Path.Combine(Path.GetTempPath(), $"blite-scan-profile-{Environment.ProcessId}");
+        using var stores = new DisposableList<IOrderStore>();
+        try
+        {
+            foreach (var factory in factories)
+            {
+                var store = factory.Create(new OrderStoreOptions(Path.Combine(directory, factory.Engine), StoreDurability.OsBuffered, indexed));
+                stores.Add(store);
+                var loading = Stopwatch.StartNew();
+                data.Populate(store);
+                Console.WriteLine($"{store.Engine}: {documents:N0} orders loaded in {loading.Elapsed.TotalSeconds:F1} s");
+            }
+
+            var scenario = indexed ? "scan-status-indexed" : "scan-status";
+            var found = new List<CustomerOrder>();
+            for (var round = 0; round <= rounds; round++)
+            {
+                foreach (var store in stores)
+                {
+                    var measured = MeasureScan(store, found);
+                    // Round 0 warms up the JIT and the caches; its figures are not printed.
+                    if (round > 0)
+                    {
+                        Console.WriteLine($"{scenario} {store.Engine,-6} {measured}");
+                    }
+                }
+            }
+        }
+        finally
+        {
+            stores.Dispose();
+            if (Directory.Exists(directory))
+            {
+                Directory.Delete(directory, recursive: true);
+            }
+        }
+
+        return 0;
+    }
+
+    private static string MeasureScan(IOrderStore store, List<CustomerOrder> found)
+    {
+        var process = Process.GetCurrentProcess();
+        var gen0 = GC.CollectionCount(0);
+        var gen1 = GC.CollectionCount(1);
+        var gen2 = GC.CollectionCount(2);
+        var paused = GC.GetTotalPauseDuration();
+        var allocated = GC.GetAllocatedBytesForCurrentThread();
+        process.Refresh();
+        var cpu = process.TotalProcessorTime;
+        var started = Stopwatch.GetTimestamp();
+
+        var count = store.FindByStatus(ComparisonDataset.ScannedStatus, found);
+
+        var wall = Stopwatch.GetElapsedTime(started);
+        process.Refresh();
+        var cpuUsed = process.TotalProcessorTime - cpu;
+        var bytes = GC.GetAllocatedBytesForCurrentThread() - allocated;
+        var summary = $"{count:N0} orders: wall {wall.TotalMilliseconds,8:F1} ms, cpu {cpuUsed.TotalMilliseconds,8:F1} ms, "
+            + $"gc {GC.CollectionCount(0) - gen0}/{GC.CollectionCount(1) - gen1}/{GC.CollectionCount(2) - gen2} (gen0/1/2), "
+            + $"paused {(GC.GetTotalPauseDuration() - paused).TotalMilliseconds,7:F1} ms, {bytes / Math.Max(count, 1):N0} B per order";
+        found.Clear();
+        return summary;
+    }
+}

@@ -1,0 +1,88 @@
+using System.Text;
+using static BLite.Bson.Tests.IO.BsonSpanReaderStringTests;
+
+namespace BLite.Bson.Tests.IO;
+
+/// <summary>A reader with a string table returns one instance for a repeated short ASCII value, and exactly the stored text whatever the table holds.</summary>
+public class BsonStringTableTests
+{
+    private static byte[] Document(string text) => DocumentWithString(Encoding.UTF8.GetBytes(text));
+
+    [Fact]
+    public void A_repeated_short_value_is_one_instance()
+    {
+        var table = new BsonStringTable();
+
+        var first = ReadString(Document("shipped"), table);
+        var second = ReadString(Document("shipped"), table);
+
+        Assert.Equal("shipped", first);
+        Assert.Same(first, second);
+    }
+
+    [Fact]
+    public void Without_a_table_every_read_is_a_new_instance()
+    {
+        var first = ReadString(Document("shipped"));
+        var second = ReadString(Document("shipped"));
+
+        Assert.Equal(first, second);
+        Assert.NotSame(first, second);
+    }
+
+    [Fact]
+    public void Values_that_share_a_slot_read_back_as_themselves()
+    {
+        // Same length, same first and last eight bytes: the slot is the same, the values are not.
+        var table = new BsonStringTable();
+        var values = Enumerable.Range(0, 50).Select(i => $"customer-{i:D4}-number@example.com").ToArray();
+        for (var round = 0; round < 3; round++)
+        {
+            foreach (var value in values)
+            {
+                Assert.Equal(value, ReadString(Document(value), table));
+            }
+        }
+    }
+
+    [Fact]
+    public void Long_and_non_ascii_values_are_decoded_each_time_and_never_kept()
+    {
+        var table = new BsonStringTable();
+        var longText = new string('n', BsonStringTable.MaxBytes + 1);
+        const string accented = "café";
+
+        var longFirst = ReadString(Document(longText), table);
+        var longSecond = ReadString(Document(longText), table);
+        var accentedFirst = ReadString(Document(accented), table);
+        var accentedSecond = ReadString(Document(accented), table);
+
+        Assert.Equal(longText, longSecond);
+        Assert.NotSame(longFirst, longSecond);
+        Assert.Equal(accented, accentedSecond);
+        Assert.NotSame(accentedFirst, accentedSecond);
+    }
+
+    [Fact]
+    public void The_longest_kept_value_is_shared()
+    {
+        var table = new BsonStringTable();
+        var text = new string('k', BsonStringTable.MaxBytes);
+
+        Assert.Same(ReadString(Document(text), table), ReadString(Document(text), table));
+    }
+
+    [Fact]
+    public void Each_thread_has_its_own_table()
+    {
+        var mine = BsonStringTable.ForCurrentThread;
+        BsonStringTable? other = null;
+        var thread = new Thread(() => other = BsonStringTable.ForCurrentThread);
+        thread.Start();
+        thread.Join();
+
+        Assert.Same(mine, BsonStringTable.ForCurrentThread);
+        Assert.NotNull(other);
+        Assert.NotSame(mine, other);
+    }
+}
