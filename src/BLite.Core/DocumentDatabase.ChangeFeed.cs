@@ -97,6 +97,7 @@ internal sealed partial class DocumentDatabase
 
             if (batch.Count < WatchBatchSize)
             {
+                ChangeFeed.BeforeWatcherWaits?.Invoke();
                 await nextCommit.WaitAsync(cancellationToken).ConfigureAwait(false);
             }
         }

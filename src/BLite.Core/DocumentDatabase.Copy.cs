@@ -96,6 +96,8 @@ internal sealed partial class DocumentDatabase
                     more = entries.MoveNext();
                 }
 
+                // Written around the target's change feed (under its writer slot): the tail it remembers, if any, is stale.
+                target.ChangeFeed.ForgetTail();
                 write.Commit();
             }
         }

@@ -7,6 +7,7 @@ internal sealed class ChangeBatch : ICommitParticipant
 {
     private readonly ChangeFeedHub _hub;
     private readonly List<byte[]> _changes = [];
+    private JournalTail _appendedTail;
 
     public ChangeBatch(ChangeFeedHub hub) => _hub = hub;
 
@@ -17,7 +18,15 @@ internal sealed class ChangeBatch : ICommitParticipant
     {
         if (_changes.Count > 0)
         {
-            _hub.Journal(transaction, _changes);
+            _appendedTail = _hub.Journal(transaction, _changes);
+        }
+    }
+
+    public void AfterAppend()
+    {
+        if (_changes.Count > 0)
+        {
+            _hub.Appended(_appendedTail);
         }
     }
 

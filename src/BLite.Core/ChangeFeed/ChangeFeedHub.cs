@@ -15,7 +15,16 @@ internal sealed class ChangeFeedHub
 {
     private readonly CatalogStore _catalog;
     private readonly Func<ChangeBatch> _newBatch;
-    private TaskCompletionSource _nextCommit = NewSignal();
+
+    // Null while no watcher waits, so a commit that nobody waits for signals for the price of one
+    // interlocked exchange and allocates nothing. A watcher installs it before it reads.
+    private TaskCompletionSource? _nextCommit;
+
+    // The journal's tail as the last appended journaling commit left it; read and written only by
+    // the holder of the writer slot. Null until the first journaling commit after the open reads
+    // it from the journal (tree and recovered log records), and again after the journal was
+    // written around this hub (a copy into this database).
+    private JournalTail? _tail;
 
     public ChangeFeedHub(CatalogStore catalog, ChangeFeedRetention retention)
     {
@@ -27,8 +36,29 @@ internal sealed class ChangeFeedHub
 
     public ChangeFeedRetention Retention { get; }
 
-    /// <summary>Completes after the next journaled commit; take it before reading, so no commit slips between.</summary>
-    public Task NextCommit => Volatile.Read(ref _nextCommit).Task;
+    /// <summary>
+    /// Completes after the next journaled commit; take it before reading, so no commit slips
+    /// between. Either a commit's <see cref="Signal"/> finds this task installed and completes
+    /// it, or its exchange came first, and then the install (an interlocked exchange reading what
+    /// the commit's left) is ordered after the commit, so the read that follows sees the commit.
+    /// </summary>
+    public Task NextCommit
+    {
+        get
+        {
+            var waiting = Volatile.Read(ref _nextCommit);
+            if (waiting is null)
+            {
+                var fresh = NewSignal();
+                waiting = Interlocked.CompareExchange(ref _nextCommit, fresh, null) ?? fresh;
+            }
+
+            return waiting.Task;
+        }
+    }
+
+    /// <summary>Runs between a watcher's read of the journal and its wait for the next commit (tests use it to land a commit there).</summary>
+    internal Action? BeforeWatcherWaits { get; set; }
 
     /// <summary>
     /// Records a change of the open transaction (an event record encoded with
@@ -45,26 +75,43 @@ internal sealed class ChangeFeedHub
         transaction.GetOrAddParticipant(_newBatch).Add(record);
     }
 
-    public void Journal(WriteTransaction transaction, List<byte[]> records)
+    /// <summary>
+    /// Journals one committing transaction's events, under the writer slot. Returns the journal's
+    /// tail once the transaction is appended to the log, for <see cref="Appended"/>; until then
+    /// the hub's tail is untouched, so a commit that fails leaves the next one the same sequence.
+    /// </summary>
+    public JournalTail Journal(WriteTransaction transaction, List<byte[]> records)
     {
         var path = _catalog.FilePath;
         if (transaction.Engine.CarriesLogRecords)
         {
             // The events travel in the commit's log record; the checkpoint's fold writes them into
-            // the tree and trims it (see Fold).
-            transaction.LogRecord = ChangeJournal.EncodeForLog(transaction, ChangeJournal.Open(transaction, _catalog), records, DateTime.UtcNow.Ticks, path);
-            return;
+            // the tree and trims it (see Fold), which changes no sequence: the tail stays valid.
+            _tail ??= ChangeJournal.ReadTailWithRecords(transaction, ChangeJournal.Open(transaction, _catalog), path);
+            transaction.LogRecord = ChangeJournal.EncodeForLog(_tail.Value, records, DateTime.UtcNow.Ticks, out var appended);
+            return appended;
         }
 
         var tree = ChangeJournal.OpenOrCreate(transaction, _catalog);
-        ChangeJournal.Append(transaction, tree, records, DateTime.UtcNow.Ticks, path);
+        var tail = ChangeJournal.Append(transaction, tree, records, DateTime.UtcNow.Ticks, path);
 
         // Retention runs at checkpoint: this commit will run one, so it trims in the same record.
         if (transaction.Engine.CommitReachesCheckpoint(transaction.DirtyPageCount + 1))
         {
             ChangeJournal.Trim(transaction, tree, Retention, DateTime.UtcNow, path);
         }
+
+        return tail;
     }
+
+    /// <summary>The tail the next journaling commit follows, when known; read it holding the writer slot (tests check it against the journal).</summary>
+    internal JournalTail? KnownTail => _tail;
+
+    /// <summary>A journaling transaction reached the log (still under the writer slot): the next one follows it.</summary>
+    public void Appended(JournalTail tail) => _tail = tail;
+
+    /// <summary>The journal was written without this hub (a copy into it): the next commit reads the tail afresh.</summary>
+    public void ForgetTail() => _tail = null;
 
     /// <summary>
     /// The engine's log record folder (<see cref="StorageEngine.SetLogRecordFolder"/>): writes the
@@ -75,7 +122,7 @@ internal sealed class ChangeFeedHub
     {
         var tree = ChangeJournal.OpenOrCreate(transaction, _catalog);
         ChangeJournal.Fold(transaction, tree, logRecords, _catalog.FilePath);
-        ChangeJournal.Trim(transaction, tree, Retention, DateTime.UtcNow, _catalog.FilePath);
+        TrimUnderWriterSlot(transaction, tree);
     }
 
     /// <summary>Trims the journal in its own transaction; used before explicit checkpoints and on close.</summary>
@@ -91,16 +138,26 @@ internal sealed class ChangeFeedHub
 
         using var write = storage.BeginWrite();
         var tree = ChangeJournal.Open(write, _catalog)!;
-        var dropped = ChangeJournal.Trim(write, tree, Retention, DateTime.UtcNow, _catalog.FilePath);
+        var dropped = TrimUnderWriterSlot(write, tree);
         write.Commit();
         return dropped;
     }
 
-    public void Signal()
+    // A trim that empties the journal starts its offsets again at 0 (ChangeJournal.ReadTail), so
+    // after any trim the next commit reads the tail afresh: once per checkpoint, not per commit.
+    private int TrimUnderWriterSlot(WriteTransaction transaction, BTrees.BTree tree)
     {
-        var fired = Interlocked.Exchange(ref _nextCommit, NewSignal());
-        fired.TrySetResult();
+        var dropped = ChangeJournal.Trim(transaction, tree, Retention, DateTime.UtcNow, _catalog.FilePath);
+        if (dropped > 0)
+        {
+            _tail = null;
+        }
+
+        return dropped;
     }
+
+    /// <summary>Wakes the watchers waiting for a commit; free when none waits.</summary>
+    public void Signal() => Interlocked.Exchange(ref _nextCommit, null)?.TrySetResult();
 
     // Continuations run on the thread pool, never inline on the committing writer's thread.
     private static TaskCompletionSource NewSignal() => new(TaskCreationOptions.RunContinuationsAsynchronously);

@@ -108,25 +108,32 @@ internal static class ChangeJournal
     /// <summary>
     /// Writes one committing transaction's event records (from <see cref="JournalRecord.Encode"/>,
     /// each from <see cref="JournalLogRecord.FirstEventAt"/> in its array) as the next sequence.
+    /// Returns the journal's tail after them.
     /// </summary>
-    public static void Append(IPageWriter pages, BTree tree, List<byte[]> records, long commitTicks, string filePath)
+    public static JournalTail Append(IPageWriter pages, BTree tree, List<byte[]> records, long commitTicks, string filePath)
     {
         var tail = ReadTail(pages, tree, filePath);
-        Stamp(records, JournalLogRecord.FirstEventAt, commitTicks, tail.NextOffset);
-        Insert(pages, tree, tail.LastSequence + 1, records, JournalLogRecord.FirstEventAt);
+        var next = Stamp(records, JournalLogRecord.FirstEventAt, commitTicks, tail.NextOffset);
+        for (var i = 0; i < records.Count; i++)
+        {
+            Insert(pages, tree, tail.LastSequence + 1, (uint)i, records[i].AsSpan(JournalLogRecord.FirstEventAt));
+        }
+
+        return new JournalTail(tail.LastSequence + 1, next);
     }
 
     /// <summary>
-    /// Stamps one committing transaction's event records as the next sequence and returns them as
-    /// its log record, for a log that carries records (<see cref="JournalLogRecord"/>). Each record
-    /// starts at <see cref="JournalLogRecord.FirstEventAt"/> in its array; a single one becomes
-    /// the log record itself.
+    /// Stamps one committing transaction's event records as the sequence after
+    /// <paramref name="tail"/> and returns them as its log record, for a log that carries records
+    /// (<see cref="JournalLogRecord"/>); <paramref name="appended"/> is the tail after them. Each
+    /// record starts at <see cref="JournalLogRecord.FirstEventAt"/> in its array; a single one
+    /// becomes the log record itself.
     /// </summary>
-    public static byte[] EncodeForLog(IPageReader pages, BTree? tree, List<byte[]> records, long commitTicks, string filePath)
+    public static byte[] EncodeForLog(JournalTail tail, List<byte[]> records, long commitTicks, out JournalTail appended)
     {
-        var tail = ReadTailWithRecords(pages, tree, filePath);
         var next = Stamp(records, JournalLogRecord.FirstEventAt, commitTicks, tail.NextOffset);
-        return JournalLogRecord.EncodeInPlace(tail.LastSequence + 1, next, records);
+        appended = new JournalTail(tail.LastSequence + 1, next);
+        return JournalLogRecord.EncodeInPlace(appended.LastSequence, next, records);
     }
 
     /// <summary>
@@ -142,7 +149,12 @@ internal static class ChangeJournal
             var sequence = JournalLogRecord.ReadTail(logRecord, filePath).LastSequence;
             if (sequence > last)
             {
-                Insert(pages, tree, sequence, JournalLogRecord.ReadEvents(logRecord, filePath), recordsAt: 0);
+                var events = new JournalLogRecord.EventReader(logRecord, filePath);
+                for (uint index = 0; events.MoveNext(); index++)
+                {
+                    Insert(pages, tree, sequence, index, events.Current);
+                }
+
                 last = sequence;
                 folded++;
             }
@@ -164,14 +176,12 @@ internal static class ChangeJournal
         return offset;
     }
 
-    private static void Insert(IPageWriter pages, BTree tree, ulong sequence, List<byte[]> records, int recordsAt)
+    private static void Insert(IPageWriter pages, BTree tree, ulong sequence, uint index, ReadOnlySpan<byte> record)
     {
-        for (var i = 0; i < records.Count; i++)
+        Span<byte> key = stackalloc byte[JournalRecord.KeySize];
+        if (!tree.Insert(pages, JournalRecord.WriteKey(key, sequence, index), record))
         {
-            if (!tree.Insert(pages, JournalRecord.Key(sequence, (uint)i), records[i].AsSpan(recordsAt)))
-            {
-                throw new InvalidOperationException($"Change journal sequence {sequence} is already in use.");
-            }
+            throw new InvalidOperationException($"Change journal sequence {sequence} is already in use.");
         }
     }
 

@@ -78,23 +78,58 @@ internal static class JournalLogRecord
     /// <summary>The transaction's event records, in order (the index of each is its position).</summary>
     public static List<byte[]> ReadEvents(byte[] payload, string filePath)
     {
-        Check(payload, filePath);
-        var count = BinaryPrimitives.ReadInt32LittleEndian(payload.AsSpan(4));
-        var events = new List<byte[]>(count);
-        var at = HeaderSize;
-        for (var i = 0; i < count; i++)
+        var reader = new EventReader(payload, filePath);
+        var events = new List<byte[]>(reader.Count);
+        while (reader.MoveNext())
         {
-            var length = at + 4 <= payload.Length ? BinaryPrimitives.ReadInt32LittleEndian(payload.AsSpan(at)) : -1;
-            if (length < JournalRecord.HeaderSize || length > payload.Length - at - 4)
-            {
-                throw Malformed(filePath, $"event {i} of {count} does not fit the record");
-            }
-
-            events.Add(payload.AsSpan(at + 4, length).ToArray());
-            at += 4 + length;
+            events.Add(reader.Current.ToArray());
         }
 
-        return at == payload.Length ? events : throw Malformed(filePath, $"{payload.Length - at} trailing bytes");
+        return events;
+    }
+
+    /// <summary>
+    /// Walks a log record's event records in place, in order, checking that they fill it exactly;
+    /// for the fold, which writes each into the journal tree and keeps no copy.
+    /// </summary>
+    public ref struct EventReader
+    {
+        private readonly ReadOnlySpan<byte> _payload;
+        private readonly string _filePath;
+        private int _at;
+        private int _index;
+
+        public EventReader(ReadOnlySpan<byte> payload, string filePath)
+        {
+            Check(payload, filePath);
+            _payload = payload;
+            _filePath = filePath;
+            Count = BinaryPrimitives.ReadInt32LittleEndian(payload[4..]);
+            _at = HeaderSize;
+        }
+
+        public int Count { get; }
+
+        public ReadOnlySpan<byte> Current { get; private set; }
+
+        public bool MoveNext()
+        {
+            if (_index == Count)
+            {
+                return _at == _payload.Length ? false : throw Malformed(_filePath, $"{_payload.Length - _at} trailing bytes");
+            }
+
+            var length = _at + 4 <= _payload.Length ? BinaryPrimitives.ReadInt32LittleEndian(_payload[_at..]) : -1;
+            if (length < JournalRecord.HeaderSize || length > _payload.Length - _at - 4)
+            {
+                throw Malformed(_filePath, $"event {_index} of {Count} does not fit the record");
+            }
+
+            Current = _payload.Slice(_at + 4, length);
+            _at += 4 + length;
+            _index++;
+            return true;
+        }
     }
 
     private static void Check(ReadOnlySpan<byte> payload, string filePath)

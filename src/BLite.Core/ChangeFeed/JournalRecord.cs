@@ -53,10 +53,17 @@ internal static class JournalRecord
     public static byte[] Key(ulong sequence, uint index)
     {
         var key = new byte[KeySize];
-        key[0] = EventKeyTag;
-        BinaryPrimitives.WriteUInt64BigEndian(key.AsSpan(1), sequence);
-        BinaryPrimitives.WriteUInt32BigEndian(key.AsSpan(9), index);
+        WriteKey(key, sequence, index);
         return key;
+    }
+
+    /// <summary>Writes an event's key into <paramref name="key"/> (<see cref="KeySize"/> bytes) and returns it.</summary>
+    public static ReadOnlySpan<byte> WriteKey(Span<byte> key, ulong sequence, uint index)
+    {
+        key[0] = EventKeyTag;
+        BinaryPrimitives.WriteUInt64BigEndian(key[1..], sequence);
+        BinaryPrimitives.WriteUInt32BigEndian(key[9..], index);
+        return key[..KeySize];
     }
 
     public static (ulong Sequence, uint Index) ReadKey(ReadOnlySpan<byte> key, string filePath)

@@ -124,6 +124,7 @@ internal sealed partial class WriteTransaction
             if (_dirty.Count > 0)
             {
                 lsn = SealAndAppend(out checkpointDue);
+                _participant?.AfterAppend();
             }
         }
         catch
