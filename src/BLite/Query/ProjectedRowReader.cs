@@ -18,7 +18,7 @@ namespace BLite.Query;
 /// </summary>
 internal sealed class ProjectedRowReader
 {
-    private const int MaxSinglePassSlots = 64;
+    private const int MaxSinglePassSlots = BsonSpanReader.MaxLocatedFields;
 
     private readonly int _width;
     private readonly ushort[] _topIds;
@@ -208,23 +208,16 @@ internal sealed class ProjectedRowReader
     /// <summary>As <see cref="ReadTopLevel"/>, recording where each wanted member starts instead of decoding it.</summary>
     private void LocateTopLevel(ReadOnlySpan<byte> document, Span<int> offsets, Span<BsonType> types)
     {
-        var reader = new BsonSpanReader(document);
-        reader.ReadDocumentStart();
-        var pending = _top.Length == 64 ? ulong.MaxValue : (1UL << _top.Length) - 1;
-        while (pending != 0 && reader.TryReadFieldHeader(out var type, out var id))
+        Span<int> found = stackalloc int[_top.Length];
+        Span<BsonType> foundTypes = stackalloc BsonType[_top.Length];
+        BsonSpanReader.LocateFields(document, _topIds, found, foundTypes);
+        for (var k = 0; k < _top.Length; k++)
         {
-            var k = Array.IndexOf(_topIds, id);
-            if (k >= 0 && (pending & (1UL << k)) != 0)
+            if (found[k] >= 0 && foundTypes[k] != BsonType.Null)
             {
-                pending &= ~(1UL << k);
-                if (type != BsonType.Null)
-                {
-                    offsets[_top[k].Index] = reader.Position;
-                    types[_top[k].Index] = type;
-                }
+                offsets[_top[k].Index] = found[k];
+                types[_top[k].Index] = foundTypes[k];
             }
-
-            reader.SkipValue(type);
         }
     }
 
