@@ -211,7 +211,9 @@ public ref partial struct BsonSpanReader
             ThrowTruncated(_position, count);
         }
 
-        var span = _data.Slice(_position, count);
+        // _position never passes _end, and _end never passes _data.Length (EnterContainer checks
+        // every length), so the check above keeps the slice in bounds without Slice's own check.
+        var span = MemoryMarshal.CreateReadOnlySpan(ref Unsafe.Add(ref MemoryMarshal.GetReference(_data), _position), count);
         _position += count;
         return span;
     }
