@@ -27,25 +27,47 @@ internal struct PrimaryKeyBytes
 
     public static PrimaryKeyBytes FromArray(byte[] encoded) => new() { _array = encoded, _length = encoded.Length };
 
-    public static PrimaryKeyBytes Of(ObjectId id) => Encode(id, static (ref KeyWriter writer, ObjectId value) => writer.WriteObjectId(value));
-
-    public static PrimaryKeyBytes Of(Guid id) => Encode(id, static (ref KeyWriter writer, Guid value) => writer.WriteGuid(value));
-
-    public static PrimaryKeyBytes Of(long id) => Encode(id, static (ref KeyWriter writer, long value) => writer.WriteInt64(value));
-
-    /// <summary>Only for strings of at most <see cref="MaxInlineStringLength"/> characters.</summary>
-    public static PrimaryKeyBytes OfShortString(string id) => Encode(id, static (ref KeyWriter writer, string value) => writer.WriteString(value));
-
-    private static PrimaryKeyBytes Encode<TId>(TId id, WriteKey<TId> write)
+    // Each encoder writes straight into the key it returns (no delegate to call, no writer to
+    // copy): a lookup by id pays for this on every call.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static PrimaryKeyBytes Of(ObjectId id)
     {
         var key = default(PrimaryKeyBytes);
         var writer = new KeyWriter(key._inline);
-        write(ref writer, id);
+        writer.WriteObjectId(id);
         key._length = writer.BytesWritten;
         return key;
     }
 
-    private delegate void WriteKey<TId>(ref KeyWriter writer, TId id);
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static PrimaryKeyBytes Of(Guid id)
+    {
+        var key = default(PrimaryKeyBytes);
+        var writer = new KeyWriter(key._inline);
+        writer.WriteGuid(id);
+        key._length = writer.BytesWritten;
+        return key;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static PrimaryKeyBytes Of(long id)
+    {
+        var key = default(PrimaryKeyBytes);
+        var writer = new KeyWriter(key._inline);
+        writer.WriteInt64(id);
+        key._length = writer.BytesWritten;
+        return key;
+    }
+
+    /// <summary>Only for strings of at most <see cref="MaxInlineStringLength"/> characters.</summary>
+    public static PrimaryKeyBytes OfShortString(string id)
+    {
+        var key = default(PrimaryKeyBytes);
+        var writer = new KeyWriter(key._inline);
+        writer.WriteString(id);
+        key._length = writer.BytesWritten;
+        return key;
+    }
 
     [InlineArray(InlineCapacity)]
     private struct InlineBytes
