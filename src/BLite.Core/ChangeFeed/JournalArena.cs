@@ -8,6 +8,7 @@ namespace BLite.Core.ChangeFeed;
 /// fold. A log record lives that long (often a whole checkpoint interval), so as separate arrays
 /// every one of them would survive the young GC generations and be copied into the old one, only
 /// to die there; carved out of a few large chunks that are reused, the records cost the GC nothing.
+/// Chunks live on the pinned object heap, so the log's writes need not pin them one by one.
 /// The writer-slot holder builds one record at a time at the end of the current chunk
 /// (<see cref="Begin"/>, <see cref="Extend"/>); a commit keeps it (<see cref="Keep"/>), anything
 /// else leaves its bytes to the next record. A chunk goes back to the spares once the engine has
@@ -17,11 +18,11 @@ namespace BLite.Core.ChangeFeed;
 /// </summary>
 internal sealed class JournalArena
 {
-    /// <summary>Large enough for the large object heap (never moved by the GC) and for a few hundred typical events.</summary>
+    /// <summary>Room for a few hundred typical events: one chunk per a few hundred single-insert commits.</summary>
     internal const int ChunkSize = 256 * 1024;
 
     /// <summary>Spare chunks kept for reuse; more than this many go back to the GC.</summary>
-    private const int MaxSpareChunks = 8;
+    private const int MaxSpareChunks = 16;
 
     // The chunks holding kept records, by array; guarded by itself, as are the spares.
     private readonly Dictionary<byte[], Chunk> _chunks = new(ReferenceEqualityComparer.Instance);
@@ -35,8 +36,8 @@ internal sealed class JournalArena
     /// <summary>The bytes of the record being built.</summary>
     public Span<byte> Building => _current is null ? [] : _current.Bytes.AsSpan(_start, _end - _start);
 
-    /// <summary>The same bytes as memory, for the commit's log record.</summary>
-    public ReadOnlyMemory<byte> BuildingMemory => _current is null ? default : _current.Bytes.AsMemory(_start, _end - _start);
+    /// <summary>The same bytes as memory, for the commit's log record (pinned already, so the log's gathered write pins it for free).</summary>
+    public ReadOnlyMemory<byte> BuildingMemory => _current is null ? default : MemoryMarshal.CreateFromPinnedArray(_current.Bytes, _start, _end - _start);
 
     /// <summary>Chunks the arena holds, in use or spare (tests watch that they are reused).</summary>
     internal int ChunkCount
@@ -127,7 +128,7 @@ internal sealed class JournalArena
         {
             var chunk = needed <= ChunkSize && _spares.TryPop(out var spare)
                 ? spare
-                : new Chunk(GC.AllocateUninitializedArray<byte>(Math.Max(ChunkSize, (int)Math.Min(Array.MaxLength, (long)needed * 2))));
+                : new Chunk(GC.AllocateUninitializedArray<byte>(Math.Max(ChunkSize, (int)Math.Min(Array.MaxLength, (long)needed * 2)), pinned: true));
             chunk.KeptEnd = 0;
             _chunks.Add(chunk.Bytes, chunk);
             return chunk;

@@ -164,11 +164,11 @@ internal sealed partial class StorageEngine
         transaction.Commit();
         lock (_sync)
         {
-            foreach (var record in _logRecords)
+            for (var i = 0; i < _logRecords.Count; i++)
             {
-                if (record.FoldedAt == long.MaxValue)
+                if (_logRecords[i].FoldedAt == long.MaxValue)
                 {
-                    record.FoldedAt = _writtenSeq;
+                    _logRecords[i] = _logRecords[i] with { FoldedAt = _writtenSeq };
                 }
             }
 
@@ -202,14 +202,12 @@ internal sealed partial class StorageEngine
         return true;
     }
 
-    private sealed class LogRecordVersion(long seq, ReadOnlyMemory<byte> payload)
+    // A struct: a commit's record lives until the checkpoint after it, and as an object of its
+    // own each would outlive the young GC generations only to be copied into the old one.
+    private readonly record struct LogRecordVersion(long Seq, ReadOnlyMemory<byte> Payload)
     {
-        public long Seq { get; } = seq;
-
-        public ReadOnlyMemory<byte> Payload { get; } = payload;
-
         /// <summary>The commit whose pages hold the record (snapshots from it on read it there); long.MaxValue until folded.</summary>
-        public long FoldedAt { get; set; } = long.MaxValue;
+        public long FoldedAt { get; init; } = long.MaxValue;
 
         public bool IsVisibleAt(long snapshot) => Seq <= snapshot && (FoldedAt == long.MaxValue || FoldedAt > snapshot);
     }
