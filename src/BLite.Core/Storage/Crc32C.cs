@@ -27,6 +27,13 @@ internal static class Crc32C
     // Inputs this large are page images, of a handful of sizes; other lengths use one stream
     // rather than let the cache grow.
     private const int MaxCachedShiftLengths = 16;
+
+    // Shorter inputs are mostly WAL log records (a change feed's events), of every length: their
+    // streams are cut to a multiple of this, so a few tables (nine from 1 to 4 KiB) serve them
+    // all and the cache stays free for the page sizes; the rest, under 3 x 128 bytes, runs as
+    // one stream.
+    private const int VariableLengthLimit = 4096;
+    private const int VariableStreamGranularity = 128;
     private static readonly ConcurrentDictionary<int, uint[]> s_shiftTables = new();
 
     /// <summary>The standard CRC-32C of <paramref name="data"/> (initial value and final xor 0xFFFFFFFF).</summary>
@@ -58,8 +65,10 @@ internal static class Crc32C
 
     private static uint UpdateInterleaved(uint state, ReadOnlySpan<byte> data)
     {
-        var wordsPerStream = data.Length / (StreamCount * sizeof(ulong));
-        var streamBytes = wordsPerStream * sizeof(ulong);
+        var streamBytes = data.Length < VariableLengthLimit
+            ? data.Length / StreamCount / VariableStreamGranularity * VariableStreamGranularity
+            : data.Length / (StreamCount * sizeof(ulong)) * sizeof(ulong);
+        var wordsPerStream = streamBytes / sizeof(ulong);
         var shift = ShiftTable(streamBytes);
         if (shift is null)
         {
