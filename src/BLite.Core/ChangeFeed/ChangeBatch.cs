@@ -33,8 +33,8 @@ internal sealed class ChangeBatch : ICommitParticipant
         return this;
     }
 
-    /// <summary>Adds an event (<see cref="JournalRecord"/>), stamped when the transaction commits.</summary>
-    public void Add(ChangeOperation operation, string collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before)
+    /// <summary>Adds an event (<see cref="JournalRecord"/>; the collection's name in UTF-8), stamped when the transaction commits.</summary>
+    public void Add(ChangeOperation operation, ReadOnlySpan<byte> collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before)
     {
         if (_count == 0)
         {

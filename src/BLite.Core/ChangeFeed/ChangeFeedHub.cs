@@ -66,10 +66,11 @@ internal sealed class ChangeFeedHub
     internal JournalArena Arena => _arena;
 
     /// <summary>
-    /// Records a change of the open transaction (an event, <see cref="JournalRecord"/>; an empty
-    /// image is an absent one); it reaches the journal only if the transaction commits.
+    /// Records a change of the open transaction (an event, <see cref="JournalRecord"/>, of the
+    /// collection named <paramref name="collection"/> in UTF-8; an empty image is an absent one);
+    /// it reaches the journal only if the transaction commits.
     /// </summary>
-    public void Record(IPageWriter pages, ChangeOperation operation, string collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before)
+    public void Record(IPageWriter pages, ChangeOperation operation, ReadOnlySpan<byte> collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before)
     {
         if (pages is not WriteTransaction transaction)
         {

@@ -83,25 +83,26 @@ internal static class JournalRecord
     /// </summary>
     public static byte[] Encode(ChangeOperation operation, string collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before)
     {
-        var bytes = GC.AllocateUninitializedArray<byte>(EncodedSize(collection, id, after, before));
-        EncodeInto(bytes, operation, collection, id, after, before);
+        var name = Encoding.UTF8.GetBytes(collection);
+        var bytes = GC.AllocateUninitializedArray<byte>(EncodedSize(name, id, after, before));
+        EncodeInto(bytes, operation, name, id, after, before);
         return bytes;
     }
 
-    /// <summary>The length of the record <see cref="EncodeInto"/> writes.</summary>
-    public static int EncodedSize(string collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before) =>
-        HeaderSize + Encoding.UTF8.GetByteCount(collection) + id.Length + after.Length + before.Length;
+    /// <summary>The length of the record <see cref="EncodeInto"/> writes (<paramref name="collection"/> is the name in UTF-8).</summary>
+    public static int EncodedSize(ReadOnlySpan<byte> collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before) =>
+        HeaderSize + collection.Length + id.Length + after.Length + before.Length;
 
     /// <summary>As <see cref="Encode"/>, into <paramref name="span"/> of exactly <see cref="EncodedSize"/> bytes.</summary>
-    public static void EncodeInto(Span<byte> span, ChangeOperation operation, string collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before)
+    public static void EncodeInto(Span<byte> span, ChangeOperation operation, ReadOnlySpan<byte> collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before)
     {
         span[0] = Version;
         span[1] = (byte)operation;
         span[2] = (byte)((after.IsEmpty ? 0 : AfterFlag) | (before.IsEmpty ? 0 : BeforeFlag));
+        span[3] = checked((byte)collection.Length);
         span[4..HeaderSize].Clear();
-        var nameLength = Encoding.UTF8.GetBytes(collection, span[HeaderSize..]);
-        span[3] = checked((byte)nameLength);
-        var offset = HeaderSize + nameLength;
+        collection.CopyTo(span[HeaderSize..]);
+        var offset = HeaderSize + collection.Length;
         id.CopyTo(span[offset..]);
         offset += id.Length;
         after.CopyTo(span[offset..]);
