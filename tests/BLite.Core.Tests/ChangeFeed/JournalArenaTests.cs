@@ -4,6 +4,7 @@ using BLite.Core.ChangeFeed;
 using BLite.Core.Collections;
 using BLite.Core.Storage;
 using BLite.Core.Tests.Collections;
+using BLite.Core.Tests.Storage;
 
 namespace BLite.Core.Tests.ChangeFeed;
 
@@ -15,7 +16,7 @@ namespace BLite.Core.Tests.ChangeFeed;
 /// </summary>
 public sealed class JournalArenaTests
 {
-    private static readonly CollectionDefinition[] Orders = [new("orders", changeFeed: ChangeFeedMode.BeforeImages)];
+    private static readonly CollectionDefinition[] Orders = [new("orders", changeFeed: ChangeFeedMode.On | ChangeFeedMode.BeforeImages)];
 
     [Fact]
     public void Events_of_single_and_multi_event_transactions_read_back_exactly_before_and_after_the_fold()
@@ -135,6 +136,62 @@ public sealed class JournalArenaTests
         orders.Insert(Order(5000, 1));
         database.Checkpoint();
         Assert.Equal(300 + 1200 + 1, ReadAll(database).Count);
+    }
+
+    [Fact]
+    public async Task The_background_checkpoint_folds_the_waiting_records_before_its_copy_and_the_later_ones_in_its_finish()
+    {
+        var disk = new FaultDatabase();
+        var options = new StorageOptions { Durability = Durability.Normal, PageSize = 4096, WalCheckpointThresholdBytes = 64 * 4096 };
+        var database = DocumentDatabase.Open(disk.Open(options), Orders);
+        var orders = database.GetCollection("orders");
+
+        // Holds the background checkpoint in its first flush of the data file: its first copy pass.
+        using var release = new ManualResetEventSlim();
+        var testThread = Environment.CurrentManagedThreadId;
+        var held = 0;
+        disk.Injector.OnFlush = device =>
+        {
+            if (device == "fault.blite" && Environment.CurrentManagedThreadId != testThread && Interlocked.CompareExchange(ref held, 1, 0) == 0)
+            {
+                release.Wait();
+            }
+        };
+
+        var id = 0;
+        while (database.Storage.BackgroundCheckpointTask.IsCompleted && id < 1000)
+        {
+            orders.Insert(Order(id++, id));
+        }
+
+        Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref held) == 1, TimeSpan.FromSeconds(30)), "the background checkpoint never reached its copy");
+        for (var i = 0; i < 5; i++)
+        {
+            orders.Insert(Order(id++, id));
+        }
+
+        // The journal tree exists only once a fold has run: this one ran before the copy it is held in.
+        using (var read = database.BeginRead())
+        {
+            Assert.NotNull(ChangeJournal.Open(read, database.Catalog));
+        }
+
+        Assert.InRange(database.Storage.PendingLogRecords, 5, id - 1);
+        var beforeFinish = ReadAll(database);
+        Assert.Equal(Enumerable.Range(1, id).Select(s => (ulong)s), beforeFinish.Select(e => e.Sequence));
+
+        release.Set();
+        await database.Storage.BackgroundCheckpointTask;
+        disk.Injector.OnFlush = null;
+
+        Assert.Null(database.Storage.WriteFailure);
+        Assert.Equal(0, database.Storage.PendingLogRecords);
+        AssertSameEvents(beforeFinish, ReadAll(database));
+        CollectionsTestDatabase.AssertValid(database);
+        database.Dispose();
+
+        using var reopened = DocumentDatabase.Open(disk.AfterProcessExit().Open(options), Orders);
+        AssertSameEvents(beforeFinish, ReadAll(reopened));
     }
 
     [Fact]
