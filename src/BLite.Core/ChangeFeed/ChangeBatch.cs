@@ -36,13 +36,12 @@ internal sealed class ChangeBatch : ICommitParticipant
     /// <summary>Adds an event (<see cref="JournalRecord"/>; the collection's name in UTF-8), stamped when the transaction commits.</summary>
     public void Add(ChangeOperation operation, ReadOnlySpan<byte> collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before)
     {
-        if (_count == 0)
-        {
-            _arena.Extend(JournalLogRecord.HeaderSize);
-        }
-
+        // Everything that can refuse the event does so before the record grows: a half-written
+        // event would make the commit's log record malformed.
+        JournalRecord.CheckCollectionName(collection);
         var size = JournalRecord.EncodedSize(collection, id, after, before);
-        var span = _arena.Extend(JournalLogRecord.EventPrefixSize + size);
+        var header = _count == 0 ? JournalLogRecord.HeaderSize : 0;
+        var span = _arena.Extend(header + JournalLogRecord.EventPrefixSize + size)[header..];
         BinaryPrimitives.WriteInt32LittleEndian(span, size);
         JournalRecord.EncodeInto(span[JournalLogRecord.EventPrefixSize..], operation, collection, id, after, before);
         _count++;

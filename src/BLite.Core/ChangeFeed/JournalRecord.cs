@@ -89,6 +89,15 @@ internal static class JournalRecord
         return bytes;
     }
 
+    /// <summary>Refuses a collection name (UTF-8) longer than an event record can hold.</summary>
+    public static void CheckCollectionName(ReadOnlySpan<byte> collection)
+    {
+        if (collection.Length > byte.MaxValue)
+        {
+            throw new BLiteException($"A collection with a change feed needs a name of at most {byte.MaxValue} UTF-8 bytes; this one has {collection.Length}.");
+        }
+    }
+
     /// <summary>The length of the record <see cref="EncodeInto"/> writes (<paramref name="collection"/> is the name in UTF-8).</summary>
     public static int EncodedSize(ReadOnlySpan<byte> collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before) =>
         HeaderSize + collection.Length + id.Length + after.Length + before.Length;
@@ -99,7 +108,8 @@ internal static class JournalRecord
         span[0] = Version;
         span[1] = (byte)operation;
         span[2] = (byte)((after.IsEmpty ? 0 : AfterFlag) | (before.IsEmpty ? 0 : BeforeFlag));
-        span[3] = checked((byte)collection.Length);
+        CheckCollectionName(collection);
+        span[3] = (byte)collection.Length;
         span[4..HeaderSize].Clear();
         collection.CopyTo(span[HeaderSize..]);
         var offset = HeaderSize + collection.Length;
