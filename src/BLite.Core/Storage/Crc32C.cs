@@ -28,11 +28,12 @@ internal static class Crc32C
     // rather than let the cache grow.
     private const int MaxCachedShiftLengths = 16;
 
-    // Shorter inputs are mostly WAL log records (a change feed's events), of every length: their
-    // streams are cut to a multiple of this, so a few tables (nine from 1 to 4 KiB) serve them
+    // Inputs under the limit are mostly WAL log records (a change feed's events), of every length:
+    // their streams are cut to a multiple of the granularity, so a few tables (nine from 1 KB to 4 KB) serve them
     // all and the cache stays free for the page sizes; the rest, under 3 x 128 bytes, runs as
-    // one stream.
-    private const int VariableLengthLimit = 4096;
+    // one stream. The limit stays below 4,088, the checksummed part of a 4 KiB page, so page
+    // images of every size keep their exact tables.
+    private const int VariableLengthLimit = 4000;
     private const int VariableStreamGranularity = 128;
     private static readonly ConcurrentDictionary<int, uint[]> s_shiftTables = new();
 

@@ -55,7 +55,7 @@ public class Crc32CTests
     }
 
     [Fact]
-    public void Log_record_lengths_below_four_kib_use_coarse_streams_and_match_the_reference_at_every_length()
+    public void Log_record_lengths_below_4000_bytes_use_coarse_streams_and_match_the_reference_at_every_length()
     {
         // Records of every length share a few stream lengths; the bytes past the three streams run as one.
         var data = new byte[4200];
