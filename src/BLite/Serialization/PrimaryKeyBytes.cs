@@ -27,46 +27,51 @@ internal struct PrimaryKeyBytes
 
     public static PrimaryKeyBytes FromArray(byte[] encoded) => new() { _array = encoded, _length = encoded.Length };
 
-    // Each encoder writes straight into the key it returns (no delegate to call, no writer to
-    // copy): a lookup by id pays for this on every call.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static PrimaryKeyBytes Of(ObjectId id)
-    {
-        var key = default(PrimaryKeyBytes);
-        var writer = new KeyWriter(key._inline);
-        writer.WriteObjectId(id);
-        key._length = writer.BytesWritten;
-        return key;
-    }
+    public static PrimaryKeyBytes Of(ObjectId id) => Encode<ObjectId, ObjectIdKey>(id);
 
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static PrimaryKeyBytes Of(Guid id)
-    {
-        var key = default(PrimaryKeyBytes);
-        var writer = new KeyWriter(key._inline);
-        writer.WriteGuid(id);
-        key._length = writer.BytesWritten;
-        return key;
-    }
+    public static PrimaryKeyBytes Of(Guid id) => Encode<Guid, GuidKey>(id);
 
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static PrimaryKeyBytes Of(long id)
-    {
-        var key = default(PrimaryKeyBytes);
-        var writer = new KeyWriter(key._inline);
-        writer.WriteInt64(id);
-        key._length = writer.BytesWritten;
-        return key;
-    }
+    public static PrimaryKeyBytes Of(long id) => Encode<long, Int64Key>(id);
 
     /// <summary>Only for strings of at most <see cref="MaxInlineStringLength"/> characters.</summary>
-    public static PrimaryKeyBytes OfShortString(string id)
+    public static PrimaryKeyBytes OfShortString(string id) => Encode<string, StringKey>(id);
+
+    // The encoder is a struct type argument, not a delegate: each instantiation is compiled on its
+    // own with the write inlined, and the key is written straight into the value returned.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static PrimaryKeyBytes Encode<TId, TEncoder>(TId id)
+        where TEncoder : struct, IKeyEncoder<TId>
     {
         var key = default(PrimaryKeyBytes);
         var writer = new KeyWriter(key._inline);
-        writer.WriteString(id);
+        TEncoder.Write(ref writer, id);
         key._length = writer.BytesWritten;
         return key;
+    }
+
+    private interface IKeyEncoder<TId>
+    {
+        static abstract void Write(ref KeyWriter writer, TId id);
+    }
+
+    private struct ObjectIdKey : IKeyEncoder<ObjectId>
+    {
+        public static void Write(ref KeyWriter writer, ObjectId id) => writer.WriteObjectId(id);
+    }
+
+    private struct GuidKey : IKeyEncoder<Guid>
+    {
+        public static void Write(ref KeyWriter writer, Guid id) => writer.WriteGuid(id);
+    }
+
+    private struct Int64Key : IKeyEncoder<long>
+    {
+        public static void Write(ref KeyWriter writer, long id) => writer.WriteInt64(id);
+    }
+
+    private struct StringKey : IKeyEncoder<string>
+    {
+        public static void Write(ref KeyWriter writer, string id) => writer.WriteString(id);
     }
 
     [InlineArray(InlineCapacity)]
