@@ -20,7 +20,7 @@ internal sealed class BTreeFinger
 {
     private readonly IPageReader _pages;
     private readonly uint _rootPageId;
-    private readonly PathNode[] _path = new PathNode[BTree.MaxDepth];
+    private PathNode[] _path = new PathNode[4];
     private int _leafLevel = -1;
     private bool _leafOnPath;
     private ReadOnlyMemory<byte> _leaf;
@@ -117,6 +117,8 @@ internal sealed class BTreeFinger
                 BTree.ThrowNotANode(pageId, kind);
             if (level + 1 == BTree.MaxDepth)
                 break;
+            if (level + 1 == _path.Length)
+                Array.Resize(ref _path, Math.Min(_path.Length * 2, BTree.MaxDepth));
             // The page may live in the scratch the child is read into next: take what the path
             // needs from it first.
             var page = memory.Span;
