@@ -1,3 +1,4 @@
+using System.Runtime.InteropServices;
 using BLite.Core.Storage;
 
 namespace BLite.Core.BTrees;
@@ -13,8 +14,8 @@ namespace BLite.Core.BTrees;
 /// <remarks>
 /// Pages are read with <see cref="IPageReader.ReadPageTransient"/>: a leaf (and a value found in
 /// it) is valid until the next lookup or <see cref="NextLeaf"/>. A finger belongs to one snapshot
-/// or transaction and must not outlive it: the recorded path describes the tree as that reader
-/// sees it.
+/// or transaction and must neither outlive it nor be used across a write: the recorded path, and
+/// the branch pages it keeps, describe the tree as that reader saw it.
 /// </remarks>
 internal sealed class BTreeFinger
 {
@@ -104,7 +105,13 @@ internal sealed class BTreeFinger
             _path[0].SetRoot(_rootPageId);
         for (; level < BTree.MaxDepth; level++)
         {
-            var memory = ReadNode(pageId, out var kind);
+            var memory = _path[level].Branch;
+            var kind = BTreeNode.BranchKind;
+            if (memory.IsEmpty)
+            {
+                memory = ReadNode(pageId, out kind);
+            }
+
             if (kind == BTreeNode.LeafKind)
             {
                 _leafLevel = level;
@@ -115,6 +122,7 @@ internal sealed class BTreeFinger
 
             if (kind != BTreeNode.BranchKind)
                 BTree.ThrowNotANode(pageId, kind);
+            _path[level].Branch = IsStable(memory) ? memory : default;
             if (level + 1 == BTree.MaxDepth)
                 break;
             if (level + 1 == _path.Length)
@@ -129,6 +137,14 @@ internal sealed class BTreeFinger
 
         throw new BLiteCorruptionException(BTree.CorruptionSource, null, $"B+ tree is deeper than {BTree.MaxDepth} levels; its pages form a cycle.");
     }
+
+    /// <summary>
+    /// Whether a page read is the reader's own image rather than the scratch the next read
+    /// overwrites: images from the cache are never changed while a snapshot that sees them is
+    /// open, so a branch kept from one descent serves the next without being read again.
+    /// </summary>
+    private bool IsStable(ReadOnlyMemory<byte> memory) =>
+        MemoryMarshal.TryGetArray(memory, out var segment) && !ReferenceEquals(segment.Array, _scratch);
 
     private ReadOnlyMemory<byte> ReadNode(uint pageId, out byte kind)
     {
@@ -147,6 +163,9 @@ internal sealed class BTreeFinger
 
         public uint PageId { get; private set; }
 
+        /// <summary>The branch's page, kept when it is not in the scratch (see <see cref="IsStable"/>).</summary>
+        public ReadOnlyMemory<byte> Branch { get; set; }
+
         /// <summary>A negative length means no bound on that side.</summary>
         private readonly bool HasLow => _lowLength >= 0;
 
@@ -158,7 +177,7 @@ internal sealed class BTreeFinger
 
         public void SetRoot(uint pageId)
         {
-            PageId = pageId;
+            Forget(pageId);
             _lowLength = -1;
             _highLength = -1;
         }
@@ -170,7 +189,7 @@ internal sealed class BTreeFinger
         /// </summary>
         public void SetChild(uint pageId, ref PathNode parent, ReadOnlySpan<byte> branch, int childIndex)
         {
-            PageId = pageId;
+            Forget(pageId);
             if (childIndex == 0)
                 Copy(ref _low, ref _lowLength, parent.HasLow ? parent._low.AsSpan(0, parent._lowLength) : default, parent.HasLow);
             else
@@ -180,6 +199,16 @@ internal sealed class BTreeFinger
                 Copy(ref _high, ref _highLength, parent.HasHigh ? parent._high.AsSpan(0, parent._highLength) : default, parent.HasHigh);
             else
                 Copy(ref _high, ref _highLength, BTreeNode.Key(branch, childIndex), bounded: true);
+        }
+
+        private void Forget(uint pageId)
+        {
+            if (PageId != pageId)
+            {
+                Branch = default;
+            }
+
+            PageId = pageId;
         }
 
         private static void Copy(ref byte[]? buffer, ref int length, ReadOnlySpan<byte> bound, bool bounded)
