@@ -21,7 +21,7 @@ internal sealed class BTreeFinger
 {
     private readonly IPageReader _pages;
     private readonly uint _rootPageId;
-    private PathNode[] _path = new PathNode[4];
+    private PathNode[] _path = new PathNode[3];
     private int _leafLevel = -1;
     private bool _leafOnPath;
     private ReadOnlyMemory<byte> _leaf;
@@ -122,17 +122,17 @@ internal sealed class BTreeFinger
 
             if (kind != BTreeNode.BranchKind)
                 BTree.ThrowNotANode(pageId, kind);
-            _path[level].Branch = IsStable(memory) ? memory : default;
+            var stable = IsStable(memory);
+            _path[level].Branch = stable ? memory : default;
             if (level + 1 == BTree.MaxDepth)
                 break;
             if (level + 1 == _path.Length)
                 Array.Resize(ref _path, Math.Min(_path.Length * 2, BTree.MaxDepth));
             // The page may live in the scratch the child is read into next: take what the path
             // needs from it first.
-            var page = memory.Span;
-            var childIndex = BTreeNode.ChildIndexFor(page, key);
-            pageId = BTreeNode.Child(page, childIndex);
-            _path[level + 1].SetChild(pageId, ref _path[level], page, childIndex);
+            var childIndex = BTreeNode.ChildIndexFor(memory.Span, key);
+            pageId = BTreeNode.Child(memory.Span, childIndex);
+            _path[level + 1].SetChild(pageId, ref _path[level], memory, stable, childIndex);
         }
 
         throw new BLiteCorruptionException(BTree.CorruptionSource, null, $"B+ tree is deeper than {BTree.MaxDepth} levels; its pages form a cycle.");
@@ -156,49 +156,48 @@ internal sealed class BTreeFinger
     /// <summary>One node of the recorded path and the key interval its parent's separators give it.</summary>
     private struct PathNode
     {
-        private byte[]? _low;
-        private int _lowLength;
-        private byte[]? _high;
-        private int _highLength;
+        private ReadOnlyMemory<byte> _low;
+        private ReadOnlyMemory<byte> _high;
+        private bool _hasLow;
+        private bool _hasHigh;
+        private byte[]? _lowCopy;
+        private byte[]? _highCopy;
 
         public uint PageId { get; private set; }
 
         /// <summary>The branch's page, kept when it is not in the scratch (see <see cref="IsStable"/>).</summary>
         public ReadOnlyMemory<byte> Branch { get; set; }
 
-        /// <summary>A negative length means no bound on that side.</summary>
-        private readonly bool HasLow => _lowLength >= 0;
-
-        private readonly bool HasHigh => _highLength >= 0;
-
         public readonly bool Covers(ReadOnlySpan<byte> key) =>
-            (!HasLow || _low.AsSpan(0, _lowLength).SequenceCompareTo(key) <= 0)
-            && (!HasHigh || key.SequenceCompareTo(_high.AsSpan(0, _highLength)) < 0);
+            (!_hasLow || _low.Span.SequenceCompareTo(key) <= 0)
+            && (!_hasHigh || key.SequenceCompareTo(_high.Span) < 0);
 
         public void SetRoot(uint pageId)
         {
             Forget(pageId);
-            _lowLength = -1;
-            _highLength = -1;
+            _hasLow = false;
+            _hasHigh = false;
         }
 
         /// <summary>
         /// Child <paramref name="childIndex"/> of <paramref name="branch"/> holds the keys at or
         /// above separator childIndex-1 and below separator childIndex; at either end it inherits
-        /// the parent's bound.
+        /// the parent's bound. Separators are views of a <paramref name="stable"/> branch page and
+        /// copies of one in the scratch; an inherited bound is the parent's view, which stays
+        /// valid because a descent that changes a node also sets every node below it.
         /// </summary>
-        public void SetChild(uint pageId, ref PathNode parent, ReadOnlySpan<byte> branch, int childIndex)
+        public void SetChild(uint pageId, ref PathNode parent, ReadOnlyMemory<byte> branch, bool stable, int childIndex)
         {
             Forget(pageId);
             if (childIndex == 0)
-                Copy(ref _low, ref _lowLength, parent.HasLow ? parent._low.AsSpan(0, parent._lowLength) : default, parent.HasLow);
+                (_low, _hasLow) = (parent._low, parent._hasLow);
             else
-                Copy(ref _low, ref _lowLength, BTreeNode.Key(branch, childIndex - 1), bounded: true);
+                (_low, _hasLow) = (Separator(branch, childIndex - 1, stable, ref _lowCopy), true);
 
-            if (childIndex == BTreeNode.Count(branch))
-                Copy(ref _high, ref _highLength, parent.HasHigh ? parent._high.AsSpan(0, parent._highLength) : default, parent.HasHigh);
+            if (childIndex == BTreeNode.Count(branch.Span))
+                (_high, _hasHigh) = (parent._high, parent._hasHigh);
             else
-                Copy(ref _high, ref _highLength, BTreeNode.Key(branch, childIndex), bounded: true);
+                (_high, _hasHigh) = (Separator(branch, childIndex, stable, ref _highCopy), true);
         }
 
         private void Forget(uint pageId)
@@ -211,18 +210,18 @@ internal sealed class BTreeFinger
             PageId = pageId;
         }
 
-        private static void Copy(ref byte[]? buffer, ref int length, ReadOnlySpan<byte> bound, bool bounded)
+        private static ReadOnlyMemory<byte> Separator(ReadOnlyMemory<byte> branch, int index, bool stable, ref byte[]? copy)
         {
-            if (!bounded)
+            var key = BTreeNode.Key(branch.Span, index);
+            if (stable)
             {
-                length = -1;
-                return;
+                return branch.Slice(BTreeNode.CellOffset(branch.Span, index) + BTreeNode.CellHeaderSize, key.Length);
             }
 
-            if (buffer is null || buffer.Length < bound.Length)
-                buffer = new byte[Math.Max(16, bound.Length)];
-            bound.CopyTo(buffer);
-            length = bound.Length;
+            if (copy is null || copy.Length < key.Length)
+                copy = new byte[Math.Max(16, key.Length)];
+            key.CopyTo(copy);
+            return copy.AsMemory(0, key.Length);
         }
     }
 }

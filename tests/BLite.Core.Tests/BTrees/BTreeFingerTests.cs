@@ -1,4 +1,5 @@
 using BLite.Core.BTrees;
+using BLite.Core.Storage;
 
 namespace BLite.Core.Tests.BTrees;
 
@@ -23,9 +24,9 @@ public sealed class BTreeFingerTests
         return (pages, tree);
     }
 
-    private static void AssertSameAsDescent(InMemoryPages pages, BTree tree, IEnumerable<long> probes)
+    private static void AssertSameAsDescent(InMemoryPages pages, BTree tree, IEnumerable<long> probes, IPageReader? fingerPages = null)
     {
-        var finger = new BTreeFinger(tree, pages);
+        var finger = new BTreeFinger(tree, fingerPages ?? pages);
         var found = 0;
         foreach (var probe in probes)
         {
@@ -153,6 +154,44 @@ public sealed class BTreeFingerTests
             var key = TestKeys.Int(probe);
             Assert.Equal(tree.TryGet(pages, key, out var expected), finger.TryGet(key, out var value));
             Assert.Equal(expected.ToArray(), value.ToArray());
+        }
+    }
+
+    [Fact]
+    public void A_finger_whose_pages_land_in_a_scratch_buffer_answers_like_a_descent()
+    {
+        // As the engine does when its cache is full: every transient read overwrites one scratch
+        // page, so the finger must keep copies of its path's separators, not views of the pages.
+        var pages = new InMemoryPages(pagePayloadSize: 256);
+        var tree = BTree.Create(pages);
+        var random = new Random(8);
+        foreach (var i in Enumerable.Range(0, 3 * Keys).OrderBy(_ => random.Next()))
+        {
+            Assert.True(tree.Insert(pages, TestKeys.Int(i * 3), TestKeys.Value(8, i)));
+        }
+
+        var scratchPages = new ScratchPages(pages);
+        AssertSameAsDescent(pages, tree, Enumerable.Range(-2, 9 * Keys).Select(i => (long)i), scratchPages);
+        AssertSameAsDescent(pages, tree, Enumerable.Range(0, 500).Select(_ => (long)random.Next(-5, 9 * Keys)).Order(), scratchPages);
+        AssertSameAsDescent(pages, tree, Enumerable.Range(0, 500).Select(_ => (long)random.Next(-5, 9 * Keys)), scratchPages);
+        Assert.True(scratchPages.TransientReads > 1000, "the finger should have read through the scratch");
+    }
+
+    /// <summary>Pages whose transient reads are copied into the caller's scratch, as an engine with a full cache returns them.</summary>
+    private sealed class ScratchPages(InMemoryPages pages) : IPageReader
+    {
+        public int TransientReads { get; private set; }
+
+        public int PagePayloadSize => pages.PagePayloadSize;
+
+        public ReadOnlyMemory<byte> ReadPage(uint pageId) => pages.ReadPage(pageId);
+
+        public ReadOnlyMemory<byte> ReadPageTransient(uint pageId, ref byte[]? scratch)
+        {
+            TransientReads++;
+            scratch ??= new byte[pages.PagePayloadSize];
+            pages.ReadPage(pageId).CopyTo(scratch);
+            return scratch;
         }
     }
 
