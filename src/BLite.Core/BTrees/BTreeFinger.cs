@@ -21,7 +21,7 @@ internal sealed class BTreeFinger
 {
     private readonly IPageReader _pages;
     private readonly uint _rootPageId;
-    private PathNode[] _path = new PathNode[3];
+    private PathNode[] _path = new PathNode[2];
     private int _leafLevel = -1;
     private bool _leafOnPath;
     private ReadOnlyMemory<byte> _leaf;
