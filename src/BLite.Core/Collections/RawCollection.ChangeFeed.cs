@@ -18,6 +18,7 @@ internal sealed partial class RawCollection
     internal bool SetChangeFeed(IPageWriter pages, ChangeFeedMode mode)
     {
         ArgumentNullException.ThrowIfNull(pages);
+        ChangeFeedModes.Checked(mode, nameof(mode));
         var collection = ResolveOrCreate(pages);
         if (collection.ChangeFeed == mode)
         {

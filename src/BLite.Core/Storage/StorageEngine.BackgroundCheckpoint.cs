@@ -47,6 +47,9 @@ internal sealed partial class StorageEngine
     /// <summary>The WAL device's length, allocated ahead or not (the benchmark's tail profile watches it grow).</summary>
     internal long WalDeviceLength => _walDevice.Length;
 
+    /// <summary>Where the log's next frame goes (the benchmark's tail profile reads how much each commit appended).</summary>
+    internal long WalEnd => Volatile.Read(ref _walEndForBackPressure);
+
     /// <summary>The running background checkpoint, if any (tests wait on it).</summary>
     internal Task BackgroundCheckpointTask
     {
