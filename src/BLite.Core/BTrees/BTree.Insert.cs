@@ -26,9 +26,10 @@ internal sealed partial class BTree
 
         Span<uint> pathPages = stackalloc uint[MaxDepth];
         Span<int> pathChildIndexes = stackalloc int[MaxDepth];
-        Seek(pages, RootPageId, SeekTarget.Key, key, pathPages, pathChildIndexes, out var level);
+        // Searched as the descent returned it, without a second lookup of the same page.
+        var leafImage = Seek(pages, RootPageId, SeekTarget.Key, key, pathPages, pathChildIndexes, out var level);
         var leafId = pathPages[level];
-        var index = BTreeNode.LowerBound(pages.ReadPage(leafId).Span, key, out var found);
+        var index = BTreeNode.LowerBound(leafImage.Span, key, out var found);
         if (found ? !replace : !insertIfAbsent)
             return false;
 
