@@ -17,7 +17,7 @@ cleanup() {
 trap cleanup EXIT
 
 dotnet build src/BLite.Cli -c Release -v q -nologo >/dev/null
-blite=(dotnet src/BLite.Cli/bin/Release/net10.0/blite.dll)
+blite=(dotnet src/BLite.Cli/bin/Release/net10.0/BLite.Cli.dll)
 db="$work/scale.blite"
 
 echo "generating $documents orders..."

@@ -14,7 +14,7 @@ public sealed record CliResult(int ExitCode, byte[] StdoutBytes, string Stderr)
 }
 
 /// <summary>
-/// Runs the blite.dll built beside the test assembly (the project reference copies it) through
+/// Runs the BLite.Cli.dll built beside the test assembly (the project reference copies it) through
 /// the same dotnet host that runs the tests, so every test exercises the shipped executable:
 /// its argument parsing, exit codes and streams.
 /// </summary>
@@ -22,7 +22,7 @@ public static class BliteProcess
 {
     private static readonly TimeSpan _limit = TimeSpan.FromMinutes(2);
 
-    public static string ExecutablePath { get; } = Path.Combine(AppContext.BaseDirectory, "blite.dll");
+    public static string ExecutablePath { get; } = Path.Combine(AppContext.BaseDirectory, "BLite.Cli.dll");
 
     public static CliResult Run(params string[] args) => Run(args, workingDirectory: null, standardInput: null);
 
@@ -33,13 +33,13 @@ public static class BliteProcess
     public static CliResult RunWith(IReadOnlyDictionary<string, string?> environment, params string[] args) =>
         Run(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet", [], args, workingDirectory: null, standardInput: null, environment);
 
-    /// <summary>Runs blite as <c>launcher launcherArgs... blite.dll args...</c>, for a launcher that then starts the dotnet host.</summary>
+    /// <summary>Runs blite as <c>launcher launcherArgs... BLite.Cli.dll args...</c>, for a launcher that then starts the dotnet host.</summary>
     public static CliResult RunThrough(string launcher, string[] launcherArgs, string[] args) =>
         Run(launcher, launcherArgs, args, workingDirectory: null, standardInput: null);
 
     private static CliResult Run(string program, string[] programArgs, string[] args, string? workingDirectory, byte[]? standardInput, IReadOnlyDictionary<string, string?>? environment = null)
     {
-        Assert.True(File.Exists(ExecutablePath), $"blite.dll was not found at {ExecutablePath}");
+        Assert.True(File.Exists(ExecutablePath), $"BLite.Cli.dll was not found at {ExecutablePath}");
         var start = new ProcessStartInfo(program)
         {
             RedirectStandardOutput = true,

@@ -48,7 +48,7 @@ internal sealed class CompactCommand : Command
     /// <param name="copyEncryption">The copy's encryption (null for a plain copy); when not given, the key of this run, so an encrypted database stays encrypted.</param>
     internal static void RewriteSafely(string path, string command, string operation, string activity, Func<DocumentDatabase> openSource, CommandContext context, Action<long>? onCopied = null, Func<BLiteEncryption?>? copyEncryption = null)
     {
-        var encryption = copyEncryption is null ? DatabaseKeys.Current : copyEncryption();
+        var encryption = copyEncryption is null ? DatabaseKeys.For(path) : copyEncryption();
         ProgressBar? progress = null;
         try
         {

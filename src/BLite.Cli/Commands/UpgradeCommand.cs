@@ -46,7 +46,7 @@ internal sealed class UpgradeCommand : Command
     private static bool NeedsUpgrade(string path)
     {
         DatabaseFiles.EnsureExists(path);
-        using var database = DocumentDatabase.Open(path, new StorageOptions { ReadOnly = true, ReadsSeparateNumberKeys = true, Encryption = DatabaseKeys.Current });
+        using var database = DocumentDatabase.Open(path, new StorageOptions { ReadOnly = true, ReadsSeparateNumberKeys = true, Encryption = DatabaseKeys.For(path) });
         return database.Catalog.HasSeparateNumberKeys;
     }
 
@@ -59,7 +59,7 @@ internal sealed class UpgradeCommand : Command
                 "upgrade",
                 "upgrade",
                 "upgrading",
-                () => DocumentDatabase.Open(path, new StorageOptions { ReadsSeparateNumberKeys = true, Encryption = DatabaseKeys.Current }),
+                () => DocumentDatabase.Open(path, new StorageOptions { ReadsSeparateNumberKeys = true, Encryption = DatabaseKeys.For(path) }),
                 context,
                 onCopied);
         }

@@ -53,7 +53,7 @@ internal sealed class WatchCommand : Command
         var limit = arguments.NonNegativeInteger("count", long.MaxValue);
         var mode = arguments.Flag("canonical") ? BsonJsonMode.Canonical : BsonJsonMode.Relaxed;
         var start = ParseStart(arguments.Value("from") ?? "now");
-        var poller = new ChangeFeedPoller(path, DatabaseKeys.Current);
+        var poller = new ChangeFeedPoller(path, DatabaseKeys.For(path));
         if (collection is not null && !poller.HasChangeFeed(collection))
         {
             throw new CommandException($"collection '{collection}' has no change feed (declare it with HasChangeFeed(), or EnableChangeFeed() on a schemaless collection).");

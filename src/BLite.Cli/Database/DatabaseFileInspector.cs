@@ -45,6 +45,19 @@ internal static class DatabaseFileInspector
 
     private static ReadOnlySpan<byte> WalMagic => "BLiteWAL"u8;
 
+    /// <summary>Whether <paramref name="path"/> is an existing database without encryption (false for a missing, empty or foreign file).</summary>
+    public static bool IsPlainDatabase(string path)
+    {
+        if (!File.Exists(path) || Directory.Exists(path))
+        {
+            return false;
+        }
+
+        Span<byte> magic = stackalloc byte[8];
+        using var file = OpenForReading(path);
+        return file.Read(0, magic) == magic.Length && magic.SequenceEqual(DatabaseMagic);
+    }
+
     public static DatabaseFileInfo Inspect(string path)
     {
         DatabaseFiles.EnsureExists(path);

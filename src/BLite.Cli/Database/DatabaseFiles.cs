@@ -17,13 +17,13 @@ internal static class DatabaseFiles
     public static DocumentDatabase OpenForReading(string path)
     {
         EnsureExists(path);
-        return DocumentDatabase.Open(path, new StorageOptions { ReadOnly = true, Encryption = DatabaseKeys.Current });
+        return DocumentDatabase.Open(path, new StorageOptions { ReadOnly = true, Encryption = DatabaseKeys.For(path) });
     }
 
     public static DocumentDatabase OpenExisting(string path, Durability durability = Durability.Full)
     {
         EnsureExists(path);
-        return DocumentDatabase.Open(path, new StorageOptions { Durability = durability, Encryption = DatabaseKeys.Current });
+        return DocumentDatabase.Open(path, new StorageOptions { Durability = durability, Encryption = DatabaseKeys.For(path) });
     }
 
     public static DocumentDatabase OpenOrCreate(string path, Durability durability = Durability.Full)
@@ -33,7 +33,7 @@ internal static class DatabaseFiles
             throw new CommandException($"'{path}' is a directory, not a database file.");
         }
 
-        return DocumentDatabase.Open(path, new StorageOptions { Durability = durability, Encryption = DatabaseKeys.Current });
+        return DocumentDatabase.Open(path, new StorageOptions { Durability = durability, Encryption = DatabaseKeys.For(path) });
     }
 
     public static void EnsureExists(string path)

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Runtime.CompilerServices;
 using BLite.Cli.Arguments;
 using BLite.Cli.Commands;
 
@@ -24,18 +23,53 @@ internal static class DatabaseKeys
 
     // Per run (tests run several in one process); the process-wide copy serves code the run's
     // async context does not flow to, such as the studio's request handlers.
-    private static readonly AsyncLocal<StrongBox<BLiteEncryption?>?> s_current = new();
-    private static StrongBox<BLiteEncryption?> s_process = new(null);
+    private static readonly AsyncLocal<RunKey?> s_current = new();
+    private static RunKey s_process = new(null, fromEnvironment: false, TextWriter.Null);
 
-    /// <summary>The key given to this run, or null.</summary>
-    public static BLiteEncryption? Current => (s_current.Value ?? Volatile.Read(ref s_process)).Value;
+    private static RunKey Run => s_current.Value ?? Volatile.Read(ref s_process);
+
+    /// <summary>
+    /// The key to open <paramref name="path"/> with. A key exported in the shell is meant for the
+    /// encrypted databases the user works on, so it does not make a plain database unreadable: for
+    /// an existing plain file it is left out, with a note. A key given with <c>--key-file</c> names
+    /// this database, so a plain file still refuses it.
+    /// </summary>
+    public static BLiteEncryption? For(string path)
+    {
+        var run = Run;
+        if (run.Key is null || !run.FromEnvironment || !DatabaseFileInspector.IsPlainDatabase(path))
+        {
+            return run.Key;
+        }
+
+        if (Interlocked.Exchange(ref run.Noted, 1) == 0)
+        {
+            run.Notes.WriteLine($"blite: note: '{path}' is not encrypted; the key in {KeyVariable} or {PasswordVariable} is not used for it.");
+        }
+
+        return null;
+    }
 
     /// <summary>Reads the key for this run from <c>--key-file</c> or the environment.</summary>
     public static void Use(ParsedArguments arguments, CommandContext context)
     {
-        var key = new StrongBox<BLiteEncryption?>(Resolve(arguments.Value(KeyFile.Name), KeyVariable, PasswordVariable, "--" + KeyFile.Name, context));
-        s_current.Value = key;
-        Volatile.Write(ref s_process, key);
+        var keyFile = arguments.Value(KeyFile.Name);
+        var key = Resolve(keyFile, KeyVariable, PasswordVariable, "--" + KeyFile.Name, context);
+        var run = new RunKey(key, fromEnvironment: keyFile is null, context.Error);
+        s_current.Value = run;
+        Volatile.Write(ref s_process, run);
+    }
+
+    private sealed class RunKey(BLiteEncryption? key, bool fromEnvironment, TextWriter notes)
+    {
+        public BLiteEncryption? Key { get; } = key;
+
+        public bool FromEnvironment { get; } = fromEnvironment;
+
+        public TextWriter Notes { get; } = notes;
+
+        // One note per run, however many times its command opens the database.
+        public int Noted;
     }
 
     /// <summary>

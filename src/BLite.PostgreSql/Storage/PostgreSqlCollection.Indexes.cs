@@ -1,3 +1,4 @@
+using BLite.Bson;
 using BLite.Bson.Mapping;
 using Npgsql;
 
@@ -7,7 +8,8 @@ namespace BLite.PostgreSql.Storage;
 // ones (IndexSql): the mapper says each path's type and whether it crosses an array.
 internal sealed partial class PostgreSqlCollection<TId, T>
 {
-    private readonly Dictionary<string, string> _uniqueIndexNames = new(StringComparer.Ordinal);
+    // PostgreSQL's index name -> the declared index, for the refusals a unique index raises.
+    private readonly Dictionary<string, (string Name, string[] FieldPaths)> _uniqueIndexes = new(StringComparer.Ordinal);
 
     private string IndexStatements()
     {
@@ -31,7 +33,7 @@ internal sealed partial class PostgreSqlCollection<TId, T>
 
             if (unique)
             {
-                _uniqueIndexNames[IndexSql.Name(_collection.Name, name)] = name;
+                _uniqueIndexes[IndexSql.Name(_collection.Name, name)] = (name, fieldPaths);
             }
 
             sql.Append(statement);
@@ -58,16 +60,20 @@ internal sealed partial class PostgreSqlCollection<TId, T>
         return null;
     }
 
-    /// <summary>A write that a unique index may refuse (<see cref="UniqueWrites"/>); the refusal becomes <see cref="BLiteUniqueConstraintException"/>.</summary>
-    private TResult Guarded<TResult>(NpgsqlTransaction? transaction, Func<TResult> write) =>
-        UniqueWrites.Guarded(transaction, _uniqueIndexNames.Count > 0, write, UniqueViolation);
+    /// <summary>A write of <paramref name="document"/> that a unique index may refuse (<see cref="UniqueWrites"/>); the refusal becomes <see cref="BLiteUniqueConstraintException"/>.</summary>
+    private TResult Guarded<TResult>(NpgsqlTransaction? transaction, T document, Func<TResult> write) =>
+        UniqueWrites.Guarded(transaction, _uniqueIndexes.Count > 0, write, error => UniqueViolation(error, document));
 
-    private Task<TResult> GuardedAsync<TResult>(NpgsqlTransaction? transaction, Func<Task<TResult>> write, CancellationToken cancellationToken) =>
-        UniqueWrites.GuardedAsync(transaction, _uniqueIndexNames.Count > 0, write, UniqueViolation, cancellationToken);
+    private Task<TResult> GuardedAsync<TResult>(NpgsqlTransaction? transaction, T document, Func<Task<TResult>> write, CancellationToken cancellationToken) =>
+        UniqueWrites.GuardedAsync(transaction, _uniqueIndexes.Count > 0, write, error => UniqueViolation(error, document), cancellationToken);
 
-    private BLiteUniqueConstraintException UniqueViolation(PostgresException error)
+    private BLiteUniqueConstraintException UniqueViolation(PostgresException error, T document)
     {
-        var index = error.ConstraintName is { } constraint && _uniqueIndexNames.TryGetValue(constraint, out var name) ? name : BLiteUniqueConstraintException.PrimaryIndexName;
-        return new BLiteUniqueConstraintException(_collection.Name, index, UniqueWrites.DuplicateText(error.Detail));
+        if (error.ConstraintName is not { } constraint || !_uniqueIndexes.TryGetValue(constraint, out var index))
+        {
+            return DuplicateId(_collection.Mapper.GetId(document));
+        }
+
+        return new BLiteUniqueConstraintException(_collection.Name, index.Name, UniqueWrites.DescribeKey(ToBsonDocument(document), index.FieldPaths));
     }
 }

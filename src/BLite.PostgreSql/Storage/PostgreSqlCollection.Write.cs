@@ -43,14 +43,14 @@ internal sealed partial class PostgreSqlCollection<TId, T>
     public bool Update(T document) => Run((Table: this, Document: document), static (c, t, s) =>
     {
         using var command = s.Table.Command(s.Table._updateSql, c, t, s.Table.IdParameter(s.Table._collection.Mapper.GetId(s.Document)), s.Table.DocumentParameter(s.Document));
-        return s.Table.Guarded(t, () => command.ExecuteNonQuery() > 0);
+        return s.Table.Guarded(t, s.Document, () => command.ExecuteNonQuery() > 0);
     });
 
     public Task<bool> UpdateAsync(T document, CancellationToken cancellationToken) =>
         RunAsync((Table: this, Document: document), static async (c, t, s, token) =>
         {
             await using var command = s.Table.Command(s.Table._updateSql, c, t, s.Table.IdParameter(s.Table._collection.Mapper.GetId(s.Document)), s.Table.DocumentParameter(s.Document));
-            return await s.Table.GuardedAsync(t, async () => await command.ExecuteNonQueryAsync(token).ConfigureAwait(false) > 0, token).ConfigureAwait(false);
+            return await s.Table.GuardedAsync(t, s.Document, async () => await command.ExecuteNonQueryAsync(token).ConfigureAwait(false) > 0, token).ConfigureAwait(false);
         }, cancellationToken);
 
     public bool Upsert(T document) => Run((Table: this, Document: document), static (c, t, s) =>
@@ -62,7 +62,7 @@ internal sealed partial class PostgreSqlCollection<TId, T>
         }
 
         using var command = s.Table.Command(s.Table._upsertSql, c, t, s.Table.IdParameter(s.Table._collection.Mapper.GetId(s.Document)), s.Table.DocumentParameter(s.Document));
-        return s.Table.Guarded(t, () => (bool)command.ExecuteScalar()!);
+        return s.Table.Guarded(t, s.Document, () => (bool)command.ExecuteScalar()!);
     });
 
     public Task<bool> UpsertAsync(T document, CancellationToken cancellationToken) =>
@@ -75,7 +75,7 @@ internal sealed partial class PostgreSqlCollection<TId, T>
             }
 
             await using var command = s.Table.Command(s.Table._upsertSql, c, t, s.Table.IdParameter(s.Table._collection.Mapper.GetId(s.Document)), s.Table.DocumentParameter(s.Document));
-            return await s.Table.GuardedAsync(t, async () => (bool)(await command.ExecuteScalarAsync(token).ConfigureAwait(false))!, token).ConfigureAwait(false);
+            return await s.Table.GuardedAsync(t, s.Document, async () => (bool)(await command.ExecuteScalarAsync(token).ConfigureAwait(false))!, token).ConfigureAwait(false);
         }, cancellationToken);
 
     public bool Delete(TId id) => Run((Table: this, Id: id), static (c, t, s) =>
@@ -148,7 +148,7 @@ internal sealed partial class PostgreSqlCollection<TId, T>
 
                 // Refused by a unique secondary index: the plain insert names it.
                 using var plain = Command(_insertPlainSql, connection, transaction, IdParameter(id), DocumentParameter(document));
-                Guarded(transaction, plain.ExecuteNonQuery);
+                Guarded(transaction, document, plain.ExecuteNonQuery);
             }
         }
         catch when (generated)
@@ -183,7 +183,7 @@ internal sealed partial class PostgreSqlCollection<TId, T>
                 }
 
                 await using var plain = Command(_insertPlainSql, connection, transaction, IdParameter(id), DocumentParameter(document));
-                await GuardedAsync(transaction, () => plain.ExecuteNonQueryAsync(cancellationToken), cancellationToken).ConfigureAwait(false);
+                await GuardedAsync(transaction, document, () => plain.ExecuteNonQueryAsync(cancellationToken), cancellationToken).ConfigureAwait(false);
             }
         }
         catch when (generated)

@@ -105,6 +105,16 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
         return JsonbText.Write(bson.WrittenSpan, _store.Context.FieldDictionary);
     }
 
+    /// <summary>The document as the mapper writes it, for messages that name its values.</summary>
+    private BsonDocument ToBsonDocument(T document)
+    {
+        using var bson = DocumentBuffer.Rent();
+        var writer = new BsonSpanWriter(bson);
+        _collection.Mapper.Serialize(document, ref writer);
+        writer.Flush();
+        return BsonDocument.FromBytes(bson.WrittenSpan, _store.Context.FieldDictionary);
+    }
+
     internal T Deserialize(byte[] jsonb)
     {
         if (_jsonb is not null)

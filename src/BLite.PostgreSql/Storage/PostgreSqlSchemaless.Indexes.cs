@@ -122,21 +122,9 @@ internal sealed partial class PostgreSqlSchemaless
 
         var index = indexName is null ? Array.Find(_indexes, i => IndexSql.Name(_name, i.Name) == error.ConstraintName) : null;
         var duplicate = document is not null && index is not null
-            ? Describe(index.FieldPaths.Select(p => document.TryGetPath(p, out var value) ? value : BsonValue.Null).ToArray())
+            ? UniqueWrites.DescribeKey(document, index.FieldPaths)
             : UniqueWrites.DuplicateText(error.Detail);
         return new BLiteUniqueConstraintException(_name, indexName ?? index?.Name ?? error.ConstraintName ?? "?", duplicate);
-    }
-
-    /// <summary>A key as the embedded engine's error writes it: <c>"text"</c>, <c>42</c>, <c>null</c>; composite keys as a list.</summary>
-    private static string Describe(BsonValue[] values)
-    {
-        var parts = values.Select(value => value.Type switch
-        {
-            BsonType.Null => "null",
-            BsonType.String => "\"" + value.AsString.Replace("\\", "\\\\", StringComparison.Ordinal).Replace("\"", "\\\"", StringComparison.Ordinal) + "\"",
-            _ => value.ToString(),
-        }).ToArray();
-        return parts.Length == 1 ? parts[0] : "(" + string.Join(", ", parts) + ")";
     }
 
     private static IndexDefinition[] ReadCatalog(NpgsqlConnection connection, NpgsqlTransaction? transaction, string name)

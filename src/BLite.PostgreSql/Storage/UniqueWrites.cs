@@ -1,3 +1,4 @@
+using BLite.Bson;
 using Npgsql;
 
 namespace BLite.PostgreSql.Storage;
@@ -72,6 +73,29 @@ internal static class UniqueWrites
 
             throw refused(error);
         }
+    }
+
+    /// <summary>
+    /// The key <paramref name="document"/> holds at <paramref name="fieldPaths"/>, as the embedded
+    /// engine's error writes it: <c>"text"</c>, <c>42</c>, <c>null</c>; composite keys as a list.
+    /// PostgreSQL redacts the values from its error unless the connection string asks for them,
+    /// so the written document is the one source that always has them.
+    /// </summary>
+    public static string DescribeKey(BsonDocument document, IReadOnlyList<string> fieldPaths)
+    {
+        var parts = new string[fieldPaths.Count];
+        for (var i = 0; i < parts.Length; i++)
+        {
+            var value = document.TryGetPath(fieldPaths[i], out var found) ? found : BsonValue.Null;
+            parts[i] = value.Type switch
+            {
+                BsonType.Null => "null",
+                BsonType.String => "\"" + value.AsString.Replace("\\", "\\\\", StringComparison.Ordinal).Replace("\"", "\\\"", StringComparison.Ordinal) + "\"",
+                _ => value.ToString(),
+            };
+        }
+
+        return parts.Length == 1 ? parts[0] : "(" + string.Join(", ", parts) + ")";
     }
 
     /// <summary>The duplicate value from PostgreSQL's detail "Key (expr)=(value) already exists." (or "is duplicated." when an index is built).</summary>

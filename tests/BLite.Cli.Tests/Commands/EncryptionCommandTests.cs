@@ -130,6 +130,30 @@ public class EncryptionCommandTests
         Assert.Equal(20, TestDatabases.ReadAll(copy, "events", BLiteEncryption.WithKey(OldKey)).Count);
     }
 
+    [Fact]
+    public void A_key_exported_in_the_shell_leaves_a_plain_database_readable_but_a_key_file_is_refused()
+    {
+        using var directory = new TempDirectory();
+        var path = directory.File("plain.blite");
+        TestDatabases.CreateShop(path, orders: 12);
+        var before = File.ReadAllBytes(path);
+        var keyFile = directory.File("shop.key");
+        File.WriteAllBytes(keyFile, OldKey);
+
+        var listed = BliteProcess.RunWith(Env(("BLITE_KEY", Convert.ToHexString(OldKey))), "collections", path);
+        Assert.True(listed.ExitCode == 0, listed.ToString());
+        Assert.Contains("orders", listed.Stdout, StringComparison.Ordinal);
+        Assert.Equal(["blite: note: '" + path + "' is not encrypted; the key in BLITE_KEY or BLITE_PASSWORD is not used for it."], listed.Stderr.TrimEnd('\n').Split('\n'));
+
+        var checkedWithPassword = BliteProcess.RunWith(Env(("BLITE_PASSWORD", "correct horse battery")), "check", path);
+        Assert.True(checkedWithPassword.ExitCode == 0, checkedWithPassword.ToString());
+        Assert.Contains("is not encrypted", checkedWithPassword.Stderr, StringComparison.Ordinal);
+
+        CliAssert.FailedWithOneLine(BliteProcess.Run("collections", path, "--key-file", keyFile), 3, "is not encrypted, but an encryption key was given");
+        Assert.Equal(before, File.ReadAllBytes(path));
+        Assert.True(Contains(before, "c7@example.com"));
+    }
+
     private static Dictionary<string, string?> Env(params (string Name, string Value)[] variables)
     {
         var environment = new Dictionary<string, string?> { ["BLITE_KEY"] = null, ["BLITE_PASSWORD"] = null, ["BLITE_NEW_KEY"] = null, ["BLITE_NEW_PASSWORD"] = null };

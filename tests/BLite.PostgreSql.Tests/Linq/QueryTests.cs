@@ -115,6 +115,9 @@ public sealed class QueryTests(PostgresCluster cluster)
         transaction.Commit();
 
         Assert.NotEqual(BLiteUniqueConstraintException.PrimaryIndexName, error.IndexName);
+        Assert.Equal("\"" + first.Customer.Email + "\"", error.DuplicateValue);
+        Assert.Contains(first.Customer.Email, error.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("redacted", error.Message, StringComparison.OrdinalIgnoreCase);
         Assert.Equal(2, context.Orders.Count());
         Assert.Equal("C@x", context.Orders.FindById(second.Id)!.Customer.Email);
     }

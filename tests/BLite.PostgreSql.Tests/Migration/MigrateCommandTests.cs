@@ -188,7 +188,7 @@ public sealed class MigrateCommandTests(PostgresCluster cluster)
     private static (int Exit, string Output) Run(params string[] args)
     {
         var testOutput = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
-        var tool = Path.Combine(PostgresCluster.RepositoryRoot(), "src", "BLite.Cli", "bin", testOutput.Parent!.Name, testOutput.Name, "blite.dll");
+        var tool = Path.Combine(PostgresCluster.RepositoryRoot(), "src", "BLite.Cli", "bin", testOutput.Parent!.Name, testOutput.Name, "BLite.Cli.dll");
         var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true };
         start.ArgumentList.Add(tool);
         foreach (var arg in args)
