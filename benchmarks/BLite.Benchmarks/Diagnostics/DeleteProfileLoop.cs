@@ -28,46 +28,8 @@ internal static class DeleteProfileLoop
         }
 
         var engines = args.Skip(2).ToArray();
-        var factories = OrderStores.Offering(StoreDurability.InMemory)
-            .Where(f => f.Engine is "BLite" or "SQLite")
-            .Where(f => engines.Length == 0 || engines.Contains(f.Engine, StringComparer.OrdinalIgnoreCase))
-            .ToArray();
         var data = ComparisonDataset.Create(documents, SampleCount);
-        var directory = Path.Combine(Path.GetTempPath(), $"blite-delete-profile-{Environment.ProcessId}");
-        using var stores = new DisposableList<IOrderStore>();
-        try
-        {
-            foreach (var factory in factories)
-            {
-                var store = factory.Create(new OrderStoreOptions(Path.Combine(directory, factory.Engine), StoreDurability.InMemory, IndexStatus: false));
-                stores.Add(store);
-                var loading = Stopwatch.StartNew();
-                data.Populate(store);
-                Console.WriteLine($"{store.Engine}: {documents:N0} orders loaded in {loading.Elapsed.TotalSeconds:F1} s");
-            }
-
-            for (var round = 0; round <= rounds; round++)
-            {
-                foreach (var store in stores)
-                {
-                    var measured = MeasureDeletes(store, data.Samples);
-                    // Round 0 warms up the JIT; its figures are not printed.
-                    if (round > 0)
-                    {
-                        Console.WriteLine($"delete-single memory {store.Engine,-6} {measured}");
-                    }
-                }
-            }
-        }
-        finally
-        {
-            stores.Dispose();
-            if (Directory.Exists(directory))
-            {
-                Directory.Delete(directory, recursive: true);
-            }
-        }
-
+        AlternatingRounds.Run(data, StoreDurability.InMemory, indexStatus: false, engines, rounds, "delete-single memory", store => MeasureDeletes(store, data.Samples));
         return 0;
     }
 
