@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using System.Text;
 using System.Text.Unicode;
 
@@ -246,20 +247,22 @@ public ref partial struct BsonSpanReader
             ThrowTruncated(start, 4);
         }
 
-        var length = BinaryPrimitives.ReadInt32LittleEndian(_data.Slice(start, 4));
+        // Every offset below is checked against _end, which never passes _data.Length, so the
+        // reads go through a reference without a second bounds check each.
+        ref var at = ref Unsafe.Add(ref MemoryMarshal.GetReference(_data), start);
+        var length = BinaryPrimitives.ReadInt32LittleEndian(MemoryMarshal.CreateReadOnlySpan(ref at, 4));
         if (length < 1 || length > available - 4)
         {
             ThrowInvalidStringLength(length, available - 4, start);
         }
 
-        var terminator = start + 4 + length - 1;
-        if (_data[terminator] != 0)
+        if (Unsafe.Add(ref at, 4 + length - 1) != 0)
         {
-            ThrowUnterminatedString(terminator);
+            ThrowUnterminatedString(start + 4 + length - 1);
         }
 
-        _position = terminator + 1;
-        return _data.Slice(start + 4, length - 1);
+        _position = start + 4 + length;
+        return MemoryMarshal.CreateReadOnlySpan(ref Unsafe.Add(ref at, 4), length - 1);
     }
 
     internal static string DecodeUtf8(ReadOnlySpan<byte> utf8, int offset, out bool ascii)

@@ -156,22 +156,34 @@ public ref partial struct BsonSpanReader
             ThrowTruncated(start, 4);
         }
 
-        var length = BinaryPrimitives.ReadInt32LittleEndian(_data[start..]);
+        var length = BinaryPrimitives.ReadInt32LittleEndian(MemoryMarshal.CreateReadOnlySpan(ref Unsafe.Add(ref MemoryMarshal.GetReference(_data), start), 4));
         if (length < 5 || length > _end - start)
         {
-            throw new BsonFormatException(
-                $"{what} length {length} is invalid: it must be at least 5 and at most the {_end - start} bytes available", start);
+            ThrowInvalidContainerLength(what, length, _end - start, start);
         }
 
-        if (_depth >= BsonLimits.MaxDepth)
+        var depth = _depth;
+        if ((uint)depth >= BsonLimits.MaxDepth)
         {
-            throw new BsonFormatException($"Nesting exceeds the limit of {BsonLimits.MaxDepth} documents and arrays", start);
+            ThrowTooDeep(start);
         }
 
-        _parentEnds[_depth++] = _end;
+        Unsafe.Add(ref _parentEnds[0], depth) = _end;
+        _depth = depth + 1;
         _end = start + length;
         _position = start + 4;
     }
+
+    // Out of line: the messages' formatting would otherwise be inlined into every generated
+    // reader that enters a document or an array.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowInvalidContainerLength(string what, int length, int available, int offset) =>
+        throw new BsonFormatException(
+            $"{what} length {length} is invalid: it must be at least 5 and at most the {available} bytes available", offset);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowTooDeep(int offset) =>
+        throw new BsonFormatException($"Nesting exceeds the limit of {BsonLimits.MaxDepth} documents and arrays", offset);
 
     private void ExitContainer()
     {
@@ -182,7 +194,7 @@ public ref partial struct BsonSpanReader
         }
 
         _position = _end;
-        _end = _parentEnds[--depth];
+        _end = Unsafe.Add(ref _parentEnds[0], --depth);
         _depth = depth;
     }
 
@@ -211,7 +223,9 @@ public ref partial struct BsonSpanReader
             ThrowTruncated(_position, count);
         }
 
-        var span = _data.Slice(_position, count);
+        // _position never passes _end, and _end never passes _data.Length (EnterContainer checks
+        // every length), so the check above keeps the slice in bounds without Slice's own check.
+        var span = MemoryMarshal.CreateReadOnlySpan(ref Unsafe.Add(ref MemoryMarshal.GetReference(_data), _position), count);
         _position += count;
         return span;
     }

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 
 namespace BLite.Bson;
 
@@ -37,20 +38,28 @@ internal static class Decimal128Encoding
     }
 
     /// <summary>Reads 16 bytes; throws <see cref="BsonFormatException"/> when no decimal holds the value exactly.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static decimal Read(ReadOnlySpan<byte> source, int offset)
     {
         var low = BinaryPrimitives.ReadUInt64LittleEndian(source);
         var high = BinaryPrimitives.ReadUInt64LittleEndian(source[8..]);
-        var negative = (high >> 63) != 0;
-        var biasedExponent = (int)((high >> 49) & 0x3FFF);
-        var scale = ExponentBias - biasedExponent;
+        var scale = ExponentBias - (int)((high >> 49) & 0x3FFF);
         if (((high >> 61) & 0x3) != 0x3 && (high & CoefficientHighMask) <= uint.MaxValue && (uint)scale <= MaxDecimalScale)
         {
             // What Write produces: a 96-bit coefficient (always canonical) with a decimal's own
-            // scale, which FromParts would return unchanged.
-            return new decimal((int)(uint)low, (int)(uint)(low >> 32), (int)(uint)high, negative, (byte)scale);
+            // scale, which FromParts would return unchanged. Inlined: a document holds many.
+            return new decimal((int)(uint)low, (int)(uint)(low >> 32), (int)(uint)high, (high >> 63) != 0, (byte)scale);
         }
 
+        return ReadOther(low, high, offset);
+    }
+
+    /// <summary>Special values, and coefficients or exponents a decimal does not hold as they are.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static decimal ReadOther(ulong low, ulong high, int offset)
+    {
+        var negative = (high >> 63) != 0;
+        var biasedExponent = (int)((high >> 49) & 0x3FFF);
         if (((high >> 61) & 0x3) == 0x3)
         {
             // Combination field 11xxx: infinity, NaN, or a coefficient of 2^113 or more (non-canonical).

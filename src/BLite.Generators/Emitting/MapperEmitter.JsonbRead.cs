@@ -87,7 +87,7 @@ internal sealed partial class MapperEmitter
         w.Line($"throw {JsonbReaderHelper}Malformed(member, error);");
         w.Close();
         w.Line();
-        EmitConstruction(type);
+        EmitConstruction(type, constructedFirst: false);
         w.Close();
         w.Line();
     }

@@ -26,10 +26,24 @@ internal sealed partial class MapperEmitter
     {
         var w = _writer;
         var members = type.Members;
+        var constructFirst = CanConstructFirst(type);
         w.Open($"private {type.TypeName} Read{type.MethodSuffix}(ref {ReaderType} reader)");
         w.Line("reader.ReadDocumentStart();");
+        if (constructFirst)
+        {
+            // Nothing the document holds goes to the constructor, so the object is made first and
+            // settable members are read straight into it: no local and no flag per member, and no
+            // copying once the document ends.
+            w.Line($"var result = new {type.TypeName}();");
+        }
+
         for (var i = 0; i < members.Count; i++)
         {
+            if (constructFirst && members[i].Write == MemberWriteKind.Assign)
+            {
+                continue;
+            }
+
             w.Line($"{members[i].Value.AnnotatedTypeName} m{i} = default!;");
             if (IsAssignedAfterConstruction(members[i]))
             {
@@ -42,10 +56,11 @@ internal sealed partial class MapperEmitter
         w.Open("switch (fieldId < ordinals.Length ? ordinals[fieldId] : 0)");
         for (var i = 0; i < members.Count; i++)
         {
+            var direct = constructFirst && members[i].Write == MemberWriteKind.Assign;
             w.Line($"case {(i + 1).ToString(CultureInfo.InvariantCulture)}:");
             w.Open();
-            ReadValue(members[i].Value, "m" + i, "type", type.DisplayName + "." + members[i].Name.TrimStart('@'));
-            if (IsAssignedAfterConstruction(members[i]))
+            ReadValue(members[i].Value, direct ? "result." + members[i].Name : "m" + i, "type", type.DisplayName + "." + members[i].Name.TrimStart('@'));
+            if (!direct && IsAssignedAfterConstruction(members[i]))
             {
                 w.Line($"has{i} = true;");
             }
@@ -60,12 +75,62 @@ internal sealed partial class MapperEmitter
         w.Close();
         w.Close();
         w.Line();
-        EmitConstruction(type);
+        EmitConstruction(type, constructFirst);
         w.Close();
         w.Line();
     }
 
-    private void EmitConstruction(ObjectTypeSpec type)
+    /// <summary>Whether the type is made with its parameterless constructor and no initializer, so it can exist before its members are read.</summary>
+    private static bool CanConstructFirst(ObjectTypeSpec type)
+    {
+        if (type.ConstructorParameterCount != 0)
+        {
+            return false;
+        }
+
+        foreach (var member in type.Members)
+        {
+            if (member.Write is MemberWriteKind.Constructor or MemberWriteKind.Initializer)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    private void EmitConstruction(ObjectTypeSpec type, bool constructedFirst)
+    {
+        var w = _writer;
+        var members = type.Members;
+        if (!constructedFirst)
+        {
+            EmitConstructorCall(type);
+        }
+
+        var byRef = type.IsValueType ? "ref " : "";
+        for (var i = 0; i < members.Count; i++)
+        {
+            var member = members[i];
+            if (!IsAssignedAfterConstruction(member) || (constructedFirst && member.Write == MemberWriteKind.Assign))
+            {
+                continue;
+            }
+
+            w.Open($"if (has{i})");
+            w.Line(member.Write switch
+            {
+                MemberWriteKind.Assign => $"result.{member.Name} = m{i};",
+                MemberWriteKind.SetterAccessor => $"{Accessor(member, AccessorKind.Setter, member.AccessorTarget)}({byRef}result, m{i});",
+                _ => $"{Accessor(member, AccessorKind.Field, member.AccessorTarget)}({byRef}result) = m{i};",
+            });
+            w.Close();
+        }
+
+        w.Line("return result;");
+    }
+
+    private void EmitConstructorCall(ObjectTypeSpec type)
     {
         var w = _writer;
         var members = type.Members;
@@ -99,27 +164,6 @@ internal sealed partial class MapperEmitter
 
             w.Close(";");
         }
-
-        var byRef = type.IsValueType ? "ref " : "";
-        for (var i = 0; i < members.Count; i++)
-        {
-            var member = members[i];
-            if (!IsAssignedAfterConstruction(member))
-            {
-                continue;
-            }
-
-            w.Open($"if (has{i})");
-            w.Line(member.Write switch
-            {
-                MemberWriteKind.Assign => $"result.{member.Name} = m{i};",
-                MemberWriteKind.SetterAccessor => $"{Accessor(member, AccessorKind.Setter, member.AccessorTarget)}({byRef}result, m{i});",
-                _ => $"{Accessor(member, AccessorKind.Field, member.AccessorTarget)}({byRef}result) = m{i};",
-            });
-            w.Close();
-        }
-
-        w.Line("return result;");
     }
 
     /// <summary>Members set after construction keep their initializer value when the document lacks them.</summary>
@@ -228,31 +272,24 @@ internal sealed partial class MapperEmitter
     {
         var w = _writer;
         var element = value.Element!;
-        var count = Temp("count");
-        var collection = Temp("collection");
+        var items = Temp("items");
         var itemType = Temp("itemType");
         var item = Temp("item");
-        // Counting first sizes the collection exactly: no regrowth, no garbage beyond the result.
-        w.Line($"var {count} = {MemberReader}CountArrayItems(reader);");
-        var index = value.Collection == CollectionKind.Array ? Temp("index") : null;
-        w.Line(value.Collection switch
-        {
-            CollectionKind.Array => $"var {collection} = global::System.GC.AllocateUninitializedArray<{element.AnnotatedTypeName}>({count});",
-            CollectionKind.HashSet or CollectionKind.ISet or CollectionKind.IReadOnlySet => $"var {collection} = new global::System.Collections.Generic.HashSet<{element.AnnotatedTypeName}>({count});",
-            _ => $"var {collection} = new global::System.Collections.Generic.List<{element.AnnotatedTypeName}>({count});",
-        });
-        if (index is not null)
-        {
-            w.Line($"var {index} = 0;");
-        }
-
+        // The items gather in a stack buffer and the collection is made once at its exact size:
+        // no regrowth, no garbage beyond the result, and no second walk to count them first.
+        w.Line($"var {items} = new {ItemBufferType}<{element.AnnotatedTypeName}>();");
         w.Line("reader.ReadArrayStart();");
         w.Open($"while (reader.TryReadItemHeader(out var {itemType}))");
         w.Line($"{element.AnnotatedTypeName} {item};");
         ReadValue(element, item, itemType, label + "[]");
-        w.Line(index is null ? $"{collection}.Add({item});" : $"{collection}[{index}++] = {item};");
+        w.Line($"{items}.Add({item});");
         w.Close();
-        w.Line($"{target} = {collection};");
+        w.Line(value.Collection switch
+        {
+            CollectionKind.Array => $"{target} = {items}.ToArray();",
+            CollectionKind.HashSet or CollectionKind.ISet or CollectionKind.IReadOnlySet => $"{target} = {items}.ToHashSet();",
+            _ => $"{target} = {items}.ToList();",
+        });
     }
 
     private void ReadDictionary(ValueSpec value, string target, string label)

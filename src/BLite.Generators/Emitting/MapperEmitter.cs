@@ -14,6 +14,7 @@ internal sealed partial class MapperEmitter
     private const string BsonTypePrefix = "global::BLite.Bson.BsonType.";
     private const string MemberReader = "global::BLite.Bson.Mapping.BsonMemberReader.";
     private const string ReaderType = "global::BLite.Bson.BsonSpanReader";
+    private const string ItemBufferType = "global::BLite.Bson.Mapping.ArrayItemBuffer";
     private const string WriterType = "global::BLite.Bson.BsonSpanWriter";
     private const string MappedFieldType = "global::BLite.Bson.Mapping.MappedField";
 

@@ -72,6 +72,93 @@ public sealed class ValueShapeTests
         Assert.IsType<HashSet<int>>(copy.Lucky);
     }
 
+    [Theory]
+    [InlineData(1)]
+    [InlineData(8)]
+    [InlineData(9)]
+    [InlineData(33)]
+    [InlineData(1000)]
+    public void Collections_longer_than_the_stack_buffer_round_trip_whole_and_in_order(int count)
+    {
+        var mapper = new CollectionsDocumentMapper(_dictionary);
+        string[] texts = ["Kraków", "日本語", "emoji 🎉", "plain", "", "Ωmega"];
+        var document = new Collections
+        {
+            Id = 4,
+            Numbers = Enumerable.Range(-count / 2, count).ToArray(),
+            Words = Enumerable.Range(0, count).Select(i => i % 7 == 3 ? null : texts[i % texts.Length] + i).ToArray(),
+            Addresses = Enumerable.Range(0, count).Select(i => new Address { Street = "Rua " + i, City = texts[i % texts.Length] }).ToList(),
+            Tags = Enumerable.Range(0, count).Select(i => "tag" + (i % 50)).ToHashSet(),
+            Lucky = Enumerable.Range(0, count).ToHashSet(),
+            Sparse = Enumerable.Range(0, count).Select(i => i % 3 == 0 ? (int?)null : i).ToList(),
+            Grid = Enumerable.Range(0, 3).Select(row => Enumerable.Range(0, count).Select(i => i * row).ToList()).ToList(),
+            Jagged = [Enumerable.Range(0, count).ToArray(), []],
+        };
+
+        var copy = RoundTrip.AssertRoundTrips(mapper, document);
+
+        Assert.Equal(count, copy.Numbers.Length);
+        Assert.Equal(count, copy.Addresses.Count);
+        Assert.Equal(count, copy.Addresses.Capacity);
+        Assert.Equal(document.Words, copy.Words);
+    }
+
+    [Fact]
+    public void An_array_ending_before_its_length_prefix_says_is_refused()
+    {
+        var bytes = NumbersDocument(out var items);
+        // The second item's type code becomes the terminator: the array now ends early.
+        bytes[items + 5] = 0x00;
+
+        AssertRefused(bytes);
+    }
+
+    [Fact]
+    public void An_array_claiming_more_bytes_than_its_document_holds_is_refused()
+    {
+        var bytes = NumbersDocument(out var items);
+        BitConverter.TryWriteBytes(bytes.AsSpan(items - 4), bytes.Length);
+
+        AssertRefused(bytes);
+    }
+
+    [Fact]
+    public void An_array_item_with_an_unknown_type_code_is_refused()
+    {
+        var bytes = NumbersDocument(out var items);
+        bytes[items + 5] = 0x7E;
+
+        AssertRefused(bytes);
+    }
+
+    [Fact]
+    public void An_array_string_item_that_is_not_utf8_is_refused()
+    {
+        var mapper = new CollectionsDocumentMapper(_dictionary);
+        var bytes = RoundTrip.ToBytes(mapper, new Collections { Words = ["ok", "bad!"] });
+        var text = bytes.AsSpan().IndexOf("bad!"u8);
+        bytes[text + 3] = 0xC3;
+
+        AssertRefused(bytes);
+    }
+
+    /// <summary>A document whose Numbers array is [1, 2, 3]; <paramref name="items"/> is the offset of its first item.</summary>
+    private byte[] NumbersDocument(out int items)
+    {
+        var mapper = new CollectionsDocumentMapper(_dictionary);
+        var bytes = RoundTrip.ToBytes(mapper, new Collections { Numbers = [1, 2, 3] });
+        items = bytes.AsSpan().IndexOf(new byte[] { 0x10, 1, 0, 0, 0, 0x10, 2, 0, 0, 0 });
+        Assert.True(items > 4);
+        return bytes;
+    }
+
+    private void AssertRefused(byte[] bytes)
+    {
+        var mapper = new CollectionsDocumentMapper(_dictionary);
+        var error = Assert.Throws<BsonFormatException>(() => RoundTrip.FromBytes(mapper, bytes));
+        Assert.True(error.Offset > 0);
+    }
+
     [Fact]
     public void Empty_collections_round_trip()
     {

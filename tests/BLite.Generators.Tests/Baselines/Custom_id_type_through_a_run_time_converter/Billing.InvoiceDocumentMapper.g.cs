@@ -118,10 +118,7 @@ internal sealed class InvoiceDocumentMapper : global::BLite.Bson.Mapping.IDocume
     private global::Billing.Invoice ReadInvoice(ref global::BLite.Bson.BsonSpanReader reader)
     {
         reader.ReadDocumentStart();
-        global::Billing.InvoiceId m0 = default!;
-        var has0 = false;
-        decimal m1 = default!;
-        var has1 = false;
+        var result = new global::Billing.Invoice();
         var ordinals = _ordinals0;
         while (reader.TryReadFieldHeader(out var type, out var fieldId))
         {
@@ -129,14 +126,12 @@ internal sealed class InvoiceDocumentMapper : global::BLite.Bson.Mapping.IDocume
             {
                 case 1:
                 {
-                    m0 = _idConverter.Read(ref reader, type, _fieldDictionary);
-                    has0 = true;
+                    result.Id = _idConverter.Read(ref reader, type, _fieldDictionary);
                     break;
                 }
                 case 2:
                 {
-                    m1 = global::BLite.Bson.Mapping.BsonMemberReader.ReadDecimal(ref reader, type, "Invoice.Amount");
-                    has1 = true;
+                    result.Amount = global::BLite.Bson.Mapping.BsonMemberReader.ReadDecimal(ref reader, type, "Invoice.Amount");
                     break;
                 }
                 default:
@@ -145,15 +140,6 @@ internal sealed class InvoiceDocumentMapper : global::BLite.Bson.Mapping.IDocume
             }
         }
 
-        var result = new global::Billing.Invoice();
-        if (has0)
-        {
-            result.Id = m0;
-        }
-        if (has1)
-        {
-            result.Amount = m1;
-        }
         return result;
     }
 

@@ -334,22 +334,7 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
     private global::Shop.Order ReadOrder(ref global::BLite.Bson.BsonSpanReader reader)
     {
         reader.ReadDocumentStart();
-        global::BLite.ObjectId m0 = default!;
-        var has0 = false;
-        string m1 = default!;
-        var has1 = false;
-        global::System.DateTime m2 = default!;
-        var has2 = false;
-        decimal? m3 = default!;
-        var has3 = false;
-        global::Shop.Address m4 = default!;
-        var has4 = false;
-        global::System.Collections.Generic.List<global::Shop.Line> m5 = default!;
-        var has5 = false;
-        global::System.Collections.Generic.Dictionary<string, string> m6 = default!;
-        var has6 = false;
-        global::Shop.Status m7 = default!;
-        var has7 = false;
+        var result = new global::Shop.Order();
         var ordinals = _ordinals0;
         while (reader.TryReadFieldHeader(out var type, out var fieldId))
         {
@@ -357,100 +342,91 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
             {
                 case 1:
                 {
-                    m0 = global::BLite.Bson.Mapping.BsonMemberReader.ReadObjectId(ref reader, type, "Order.Id");
-                    has0 = true;
+                    result.Id = global::BLite.Bson.Mapping.BsonMemberReader.ReadObjectId(ref reader, type, "Order.Id");
                     break;
                 }
                 case 2:
                 {
-                    m1 = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, type, "Order.Number")!;
-                    has1 = true;
+                    result.Number = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, type, "Order.Number")!;
                     break;
                 }
                 case 3:
                 {
-                    m2 = global::BLite.Bson.Mapping.BsonMemberReader.ReadDateTime(ref reader, type, "Order.PlacedAt");
-                    has2 = true;
+                    result.PlacedAt = global::BLite.Bson.Mapping.BsonMemberReader.ReadDateTime(ref reader, type, "Order.PlacedAt");
                     break;
                 }
                 case 4:
                 {
                     if (type == global::BLite.Bson.BsonType.Null)
                     {
-                        m3 = null;
+                        result.Discount = null;
                     }
                     else
                     {
-                        m3 = global::BLite.Bson.Mapping.BsonMemberReader.ReadDecimal(ref reader, type, "Order.Discount");
+                        result.Discount = global::BLite.Bson.Mapping.BsonMemberReader.ReadDecimal(ref reader, type, "Order.Discount");
                     }
-                    has3 = true;
                     break;
                 }
                 case 5:
                 {
                     if (type == global::BLite.Bson.BsonType.Null)
                     {
-                        m4 = null!;
+                        result.Shipping = null!;
                     }
                     else
                     {
                         global::BLite.Bson.Mapping.BsonMemberReader.ExpectType(ref reader, type, global::BLite.Bson.BsonType.Document, "Order.Shipping");
-                        m4 = ReadAddress(ref reader);
+                        result.Shipping = ReadAddress(ref reader);
                     }
-                    has4 = true;
                     break;
                 }
                 case 6:
                 {
                     if (type == global::BLite.Bson.BsonType.Null)
                     {
-                        m5 = null!;
+                        result.Lines = null!;
                     }
                     else
                     {
                         global::BLite.Bson.Mapping.BsonMemberReader.ExpectType(ref reader, type, global::BLite.Bson.BsonType.Array, "Order.Lines");
-                        var count16 = global::BLite.Bson.Mapping.BsonMemberReader.CountArrayItems(reader);
-                        var collection17 = new global::System.Collections.Generic.List<global::Shop.Line>(count16);
+                        var items16 = new global::BLite.Bson.Mapping.ArrayItemBuffer<global::Shop.Line>();
                         reader.ReadArrayStart();
-                        while (reader.TryReadItemHeader(out var itemType18))
+                        while (reader.TryReadItemHeader(out var itemType17))
                         {
-                            global::Shop.Line item19;
-                            global::BLite.Bson.Mapping.BsonMemberReader.ExpectType(ref reader, itemType18, global::BLite.Bson.BsonType.Document, "Order.Lines[]");
-                            item19 = ReadLine(ref reader);
-                            collection17.Add(item19);
+                            global::Shop.Line item18;
+                            global::BLite.Bson.Mapping.BsonMemberReader.ExpectType(ref reader, itemType17, global::BLite.Bson.BsonType.Document, "Order.Lines[]");
+                            item18 = ReadLine(ref reader);
+                            items16.Add(item18);
                         }
-                        m5 = collection17;
+                        result.Lines = items16.ToList();
                     }
-                    has5 = true;
                     break;
                 }
                 case 7:
                 {
                     if (type == global::BLite.Bson.BsonType.Null)
                     {
-                        m6 = null!;
+                        result.Attributes = null!;
                     }
                     else
                     {
                         global::BLite.Bson.Mapping.BsonMemberReader.ExpectType(ref reader, type, global::BLite.Bson.BsonType.Document, "Order.Attributes");
-                        var dictionary20 = new global::System.Collections.Generic.Dictionary<string, string>(global::BLite.Bson.Mapping.BsonMemberReader.CountDocumentFields(reader));
+                        var dictionary19 = new global::System.Collections.Generic.Dictionary<string, string>(global::BLite.Bson.Mapping.BsonMemberReader.CountDocumentFields(reader));
                         reader.ReadDocumentStart();
-                        while (reader.TryReadFieldHeader(out var entryType21, out var entryId22))
+                        while (reader.TryReadFieldHeader(out var entryType20, out var entryId21))
                         {
-                            var item23Key = global::BLite.Bson.Mapping.BsonMemberReader.ReadDictionaryKey(_fieldDictionary, entryId22, "Order.Attributes");
-                            string item23;
-                            item23 = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, entryType21, "Order.Attributes[]")!;
-                            dictionary20[item23Key] = item23;
+                            var item22Key = global::BLite.Bson.Mapping.BsonMemberReader.ReadDictionaryKey(_fieldDictionary, entryId21, "Order.Attributes");
+                            string item22;
+                            item22 = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, entryType20, "Order.Attributes[]")!;
+                            dictionary19[item22Key] = item22;
                         }
-                        m6 = dictionary20;
+                        result.Attributes = dictionary19;
                     }
-                    has6 = true;
                     break;
                 }
                 case 8:
                 {
-                    m7 = (global::Shop.Status)global::BLite.Bson.Mapping.BsonMemberReader.ReadInt32(ref reader, type, "Order.Status");
-                    has7 = true;
+                    result.Status = (global::Shop.Status)global::BLite.Bson.Mapping.BsonMemberReader.ReadInt32(ref reader, type, "Order.Status");
                     break;
                 }
                 default:
@@ -459,47 +435,13 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
             }
         }
 
-        var result = new global::Shop.Order();
-        if (has0)
-        {
-            result.Id = m0;
-        }
-        if (has1)
-        {
-            result.Number = m1;
-        }
-        if (has2)
-        {
-            result.PlacedAt = m2;
-        }
-        if (has3)
-        {
-            result.Discount = m3;
-        }
-        if (has4)
-        {
-            result.Shipping = m4;
-        }
-        if (has5)
-        {
-            result.Lines = m5;
-        }
-        if (has6)
-        {
-            result.Attributes = m6;
-        }
-        if (has7)
-        {
-            result.Status = m7;
-        }
         return result;
     }
 
     private global::Shop.Address ReadAddress(ref global::BLite.Bson.BsonSpanReader reader)
     {
         reader.ReadDocumentStart();
-        string m0 = default!;
-        var has0 = false;
+        var result = new global::Shop.Address();
         var ordinals = _ordinals1;
         while (reader.TryReadFieldHeader(out var type, out var fieldId))
         {
@@ -507,8 +449,7 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
             {
                 case 1:
                 {
-                    m0 = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, type, "Address.City")!;
-                    has0 = true;
+                    result.City = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, type, "Address.City")!;
                     break;
                 }
                 default:
@@ -517,23 +458,13 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
             }
         }
 
-        var result = new global::Shop.Address();
-        if (has0)
-        {
-            result.City = m0;
-        }
         return result;
     }
 
     private global::Shop.Line ReadLine(ref global::BLite.Bson.BsonSpanReader reader)
     {
         reader.ReadDocumentStart();
-        string m0 = default!;
-        var has0 = false;
-        int m1 = default!;
-        var has1 = false;
-        string[] m2 = default!;
-        var has2 = false;
+        var result = new global::Shop.Line();
         var ordinals = _ordinals2;
         while (reader.TryReadFieldHeader(out var type, out var fieldId))
         {
@@ -541,38 +472,33 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
             {
                 case 1:
                 {
-                    m0 = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, type, "Line.Sku")!;
-                    has0 = true;
+                    result.Sku = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, type, "Line.Sku")!;
                     break;
                 }
                 case 2:
                 {
-                    m1 = global::BLite.Bson.Mapping.BsonMemberReader.ReadInt32(ref reader, type, "Line.Quantity");
-                    has1 = true;
+                    result.Quantity = global::BLite.Bson.Mapping.BsonMemberReader.ReadInt32(ref reader, type, "Line.Quantity");
                     break;
                 }
                 case 3:
                 {
                     if (type == global::BLite.Bson.BsonType.Null)
                     {
-                        m2 = null!;
+                        result.Tags = null!;
                     }
                     else
                     {
                         global::BLite.Bson.Mapping.BsonMemberReader.ExpectType(ref reader, type, global::BLite.Bson.BsonType.Array, "Line.Tags");
-                        var count24 = global::BLite.Bson.Mapping.BsonMemberReader.CountArrayItems(reader);
-                        var collection25 = global::System.GC.AllocateUninitializedArray<string>(count24);
-                        var index28 = 0;
+                        var items23 = new global::BLite.Bson.Mapping.ArrayItemBuffer<string>();
                         reader.ReadArrayStart();
-                        while (reader.TryReadItemHeader(out var itemType26))
+                        while (reader.TryReadItemHeader(out var itemType24))
                         {
-                            string item27;
-                            item27 = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, itemType26, "Line.Tags[]")!;
-                            collection25[index28++] = item27;
+                            string item25;
+                            item25 = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, itemType24, "Line.Tags[]")!;
+                            items23.Add(item25);
                         }
-                        m2 = collection25;
+                        result.Tags = items23.ToArray();
                     }
-                    has2 = true;
                     break;
                 }
                 default:
@@ -581,19 +507,6 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
             }
         }
 
-        var result = new global::Shop.Line();
-        if (has0)
-        {
-            result.Sku = m0;
-        }
-        if (has1)
-        {
-            result.Quantity = m1;
-        }
-        if (has2)
-        {
-            result.Tags = m2;
-        }
         return result;
     }
 
@@ -645,10 +558,10 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
         writer.WritePropertyName(_jsonbKey0);
         global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteObjectId(writer, value.Id);
         writer.WritePropertyName(_jsonbKey1);
-        var v29 = value.Number;
-        if (v29 is not null)
+        var v26 = value.Number;
+        if (v26 is not null)
         {
-            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v29);
+            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v26);
         }
         else
         {
@@ -657,33 +570,33 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
         writer.WritePropertyName(_jsonbKey2);
         global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteDateTime(writer, value.PlacedAt);
         writer.WritePropertyName(_jsonbKey3);
-        var v30 = value.Discount;
-        if (v30.HasValue)
+        var v27 = value.Discount;
+        if (v27.HasValue)
         {
-            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteDecimal(writer, v30.GetValueOrDefault());
+            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteDecimal(writer, v27.GetValueOrDefault());
         }
         else
         {
             writer.WriteNullValue();
         }
         writer.WritePropertyName(_jsonbKey4);
-        var v31 = value.Shipping;
-        if (v31 is not null)
+        var v28 = value.Shipping;
+        if (v28 is not null)
         {
-            JsonbWriteAddress(v31, writer, depth + 1);
+            JsonbWriteAddress(v28, writer, depth + 1);
         }
         else
         {
             writer.WriteNullValue();
         }
         writer.WritePropertyName(_jsonbKey5);
-        var v32 = value.Lines;
-        if (v32 is not null)
+        var v29 = value.Lines;
+        if (v29 is not null)
         {
             writer.WriteStartArray();
-            foreach (var item33 in global::System.Runtime.InteropServices.CollectionsMarshal.AsSpan(v32))
+            foreach (var item30 in global::System.Runtime.InteropServices.CollectionsMarshal.AsSpan(v29))
             {
-                JsonbWriteLine(item33, writer, depth + 2);
+                JsonbWriteLine(item30, writer, depth + 2);
             }
             writer.WriteEndArray();
         }
@@ -692,17 +605,17 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
             writer.WriteNullValue();
         }
         writer.WritePropertyName(_jsonbKey6);
-        var v34 = value.Attributes;
-        if (v34 is not null)
+        var v31 = value.Attributes;
+        if (v31 is not null)
         {
             writer.WriteStartObject();
-            foreach (var entry35 in v34)
+            foreach (var entry32 in v31)
             {
-                global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteDictionaryKey(writer, entry35.Key);
-                var v36 = entry35.Value;
-                if (v36 is not null)
+                global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteDictionaryKey(writer, entry32.Key);
+                var v33 = entry32.Value;
+                if (v33 is not null)
                 {
-                    global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v36);
+                    global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v33);
                 }
                 else
                 {
@@ -729,10 +642,10 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
 
         writer.WriteStartObject();
         writer.WritePropertyName(_jsonbKey8);
-        var v37 = value.City;
-        if (v37 is not null)
+        var v34 = value.City;
+        if (v34 is not null)
         {
-            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v37);
+            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v34);
         }
         else
         {
@@ -750,10 +663,10 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
 
         writer.WriteStartObject();
         writer.WritePropertyName(_jsonbKey9);
-        var v38 = value.Sku;
-        if (v38 is not null)
+        var v35 = value.Sku;
+        if (v35 is not null)
         {
-            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v38);
+            global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v35);
         }
         else
         {
@@ -762,16 +675,16 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
         writer.WritePropertyName(_jsonbKey10);
         writer.WriteNumberValue((int)(value.Quantity));
         writer.WritePropertyName(_jsonbKey11);
-        var v39 = value.Tags;
-        if (v39 is not null)
+        var v36 = value.Tags;
+        if (v36 is not null)
         {
             writer.WriteStartArray();
-            foreach (var item40 in v39)
+            foreach (var item37 in v36)
             {
-                var v41 = item40;
-                if (v41 is not null)
+                var v38 = item37;
+                if (v38 is not null)
                 {
-                    global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v41);
+                    global::BLite.Bson.Jsonb.JsonbMemberWriter.WriteString(writer, v38);
                 }
                 else
                 {
@@ -837,15 +750,15 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
                             else
                             {
                                 global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectArray(ref json, "Order.Lines");
-                                var collection42 = new global::System.Collections.Generic.List<global::Shop.Line>();
+                                var collection39 = new global::System.Collections.Generic.List<global::Shop.Line>();
                                 while (global::BLite.Bson.Jsonb.JsonbMemberReader.NextItem(ref json))
                                 {
-                                    global::Shop.Line item43;
+                                    global::Shop.Line item40;
                                     global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectDocument(ref json, "Order.Lines[]");
-                                    item43 = JsonbReadLine(ref json);
-                                    collection42.Add(item43);
+                                    item40 = JsonbReadLine(ref json);
+                                    collection39.Add(item40);
                                 }
-                                m5 = collection42;
+                                m5 = collection39;
                             }
                             has5 = true;
                             continue;
@@ -922,16 +835,16 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
                             else
                             {
                                 global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectDocument(ref json, "Order.Attributes");
-                                var dictionary44 = new global::System.Collections.Generic.Dictionary<string, string>();
+                                var dictionary41 = new global::System.Collections.Generic.Dictionary<string, string>();
                                 while (global::BLite.Bson.Jsonb.JsonbMemberReader.NextProperty(ref json))
                                 {
-                                    var entry45Key = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadDictionaryKey(ref json);
+                                    var entry42Key = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadDictionaryKey(ref json);
                                     global::BLite.Bson.Jsonb.JsonbMemberReader.Next(ref json);
-                                    string entry45;
-                                    entry45 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadString(ref json, "Order.Attributes[]")!;
-                                    dictionary44[entry45Key] = entry45;
+                                    string entry42;
+                                    entry42 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadString(ref json, "Order.Attributes[]")!;
+                                    dictionary41[entry42Key] = entry42;
                                 }
-                                m6 = dictionary44;
+                                m6 = dictionary41;
                             }
                             has6 = true;
                             continue;
@@ -1064,15 +977,15 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
                             else
                             {
                                 global::BLite.Bson.Jsonb.JsonbMemberReader.ExpectArray(ref json, "Line.Tags");
-                                var collection46 = global::System.GC.AllocateUninitializedArray<string>(global::BLite.Bson.Jsonb.JsonbMemberReader.CountArrayItems(json));
-                                var index48 = 0;
+                                var collection43 = global::System.GC.AllocateUninitializedArray<string>(global::BLite.Bson.Jsonb.JsonbMemberReader.CountArrayItems(json));
+                                var index45 = 0;
                                 while (global::BLite.Bson.Jsonb.JsonbMemberReader.NextItem(ref json))
                                 {
-                                    string item47;
-                                    item47 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadString(ref json, "Line.Tags[]")!;
-                                    collection46[index48++] = item47;
+                                    string item44;
+                                    item44 = global::BLite.Bson.Jsonb.JsonbMemberReader.ReadString(ref json, "Line.Tags[]")!;
+                                    collection43[index45++] = item44;
                                 }
-                                m2 = collection46;
+                                m2 = collection43;
                             }
                             has2 = true;
                             continue;

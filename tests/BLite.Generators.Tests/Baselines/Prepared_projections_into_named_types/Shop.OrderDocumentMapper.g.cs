@@ -184,14 +184,7 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
     private global::Shop.Order ReadOrder(ref global::BLite.Bson.BsonSpanReader reader)
     {
         reader.ReadDocumentStart();
-        global::BLite.ObjectId m0 = default!;
-        var has0 = false;
-        string m1 = default!;
-        var has1 = false;
-        decimal m2 = default!;
-        var has2 = false;
-        global::Shop.Address? m3 = default!;
-        var has3 = false;
+        var result = new global::Shop.Order();
         var ordinals = _ordinals0;
         while (reader.TryReadFieldHeader(out var type, out var fieldId))
         {
@@ -199,34 +192,30 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
             {
                 case 1:
                 {
-                    m0 = global::BLite.Bson.Mapping.BsonMemberReader.ReadObjectId(ref reader, type, "Order.Id");
-                    has0 = true;
+                    result.Id = global::BLite.Bson.Mapping.BsonMemberReader.ReadObjectId(ref reader, type, "Order.Id");
                     break;
                 }
                 case 2:
                 {
-                    m1 = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, type, "Order.Status")!;
-                    has1 = true;
+                    result.Status = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, type, "Order.Status")!;
                     break;
                 }
                 case 3:
                 {
-                    m2 = global::BLite.Bson.Mapping.BsonMemberReader.ReadDecimal(ref reader, type, "Order.Total");
-                    has2 = true;
+                    result.Total = global::BLite.Bson.Mapping.BsonMemberReader.ReadDecimal(ref reader, type, "Order.Total");
                     break;
                 }
                 case 4:
                 {
                     if (type == global::BLite.Bson.BsonType.Null)
                     {
-                        m3 = null!;
+                        result.Shipping = null!;
                     }
                     else
                     {
                         global::BLite.Bson.Mapping.BsonMemberReader.ExpectType(ref reader, type, global::BLite.Bson.BsonType.Document, "Order.Shipping");
-                        m3 = ReadAddress(ref reader);
+                        result.Shipping = ReadAddress(ref reader);
                     }
-                    has3 = true;
                     break;
                 }
                 default:
@@ -235,31 +224,13 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
             }
         }
 
-        var result = new global::Shop.Order();
-        if (has0)
-        {
-            result.Id = m0;
-        }
-        if (has1)
-        {
-            result.Status = m1;
-        }
-        if (has2)
-        {
-            result.Total = m2;
-        }
-        if (has3)
-        {
-            result.Shipping = m3;
-        }
         return result;
     }
 
     private global::Shop.Address ReadAddress(ref global::BLite.Bson.BsonSpanReader reader)
     {
         reader.ReadDocumentStart();
-        string m0 = default!;
-        var has0 = false;
+        var result = new global::Shop.Address();
         var ordinals = _ordinals1;
         while (reader.TryReadFieldHeader(out var type, out var fieldId))
         {
@@ -267,8 +238,7 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
             {
                 case 1:
                 {
-                    m0 = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, type, "Address.City")!;
-                    has0 = true;
+                    result.City = global::BLite.Bson.Mapping.BsonMemberReader.ReadString(ref reader, type, "Address.City")!;
                     break;
                 }
                 default:
@@ -277,11 +247,6 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
             }
         }
 
-        var result = new global::Shop.Address();
-        if (has0)
-        {
-            result.City = m0;
-        }
         return result;
     }
 
