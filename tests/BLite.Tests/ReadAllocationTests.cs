@@ -97,7 +97,7 @@ public sealed class ReadAllocationTests : IDisposable
     }
 
     [Fact]
-    public void A_typed_projected_point_lookup_allocates_only_its_result()
+    public void A_typed_projected_point_lookup_allocates_only_its_result_object()
     {
         _db.Orders.InsertMany(Orders.Many(20));
         var order = Orders.Create(21);
@@ -107,7 +107,9 @@ public sealed class ReadAllocationTests : IDisposable
         Assert.Equal(new StatusAndTotal(order.Status, order.Total), lookup.FindById(id));
 
         var projected = LeastAllocated(() => lookup.FindById(id));
-        var result = LeastAllocated(() => new StatusAndTotal(new string(order.Status.AsSpan()), order.Total));
+        // The status is a short repeated string: it comes from the thread's string table, as it
+        // does for FindById, so the record is all a lookup allocates.
+        var result = LeastAllocated(() => new StatusAndTotal(order.Status, order.Total));
 
         Assert.True(result > 0);
         Assert.Equal(result, projected);

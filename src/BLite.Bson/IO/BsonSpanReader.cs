@@ -30,9 +30,12 @@ public ref partial struct BsonSpanReader
     /// repeated across the documents it and later readers on the thread decode share one instance.
     /// </summary>
     public BsonSpanReader(ReadOnlySpan<byte> source, BsonStringTable? strings)
-        : this(source)
     {
+        _data = source;
+        _end = source.Length;
         _strings = strings;
+        // Not chained to the constructor above: the JIT would build the reader, hundreds of
+        // bytes with its nesting stack, in a temporary and copy it.
     }
 
     /// <summary>Offset of the next byte to read, from the start of the source span.</summary>

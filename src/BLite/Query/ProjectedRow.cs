@@ -15,12 +15,15 @@ public delegate TResult ProjectionConstructor<out TResult>(ref ProjectedRow row)
 /// <summary>
 /// The stored members one projection reads from one raw document, located in a single pass and
 /// decoded only when a generated <see cref="ProjectionConstructor{TResult}"/> asks for them. The
-/// locations live on the reader's stack, so building a result from it allocates only the result.
+/// locations live on the reader's stack, and short repeated strings come from the thread's
+/// <see cref="BsonStringTable"/> as they do for FindById, so building a result from it allocates
+/// only the result object.
 /// </summary>
 [EditorBrowsable(EditorBrowsableState.Never)]
 public readonly ref struct ProjectedRow
 {
     private readonly ReadOnlySpan<byte> _document;
+    private readonly BsonStringTable _strings;
     private readonly ReadOnlySpan<int> _offsets;
     private readonly ReadOnlySpan<BsonType> _types;
     private readonly TypedProjectionArguments _arguments;
@@ -28,6 +31,7 @@ public readonly ref struct ProjectedRow
     internal ProjectedRow(ReadOnlySpan<byte> document, ReadOnlySpan<int> offsets, ReadOnlySpan<BsonType> types, TypedProjectionArguments arguments)
     {
         _document = document;
+        _strings = BsonStringTable.ForCurrentThread;
         _offsets = offsets;
         _types = types;
         _arguments = arguments;
@@ -47,7 +51,9 @@ public readonly ref struct ProjectedRow
             return default(TValue) is null ? default! : throw _arguments.NullOrMissing(argument);
         }
 
-        var reader = new BsonSpanReader(_document[offset..]);
+        // A reader per value rather than one moved between them: a reader kept in the row is
+        // cleared and copied whenever a row is built, which costs more than a few of these.
+        var reader = new BsonSpanReader(_document[offset..], _strings);
         return ((MemberReader<TValue>)_arguments.Readers[argument]).Read(ref reader, _types[slot]);
     }
 }

@@ -1,4 +1,3 @@
-using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using BLite.Bson;
@@ -18,7 +17,7 @@ namespace BLite.Query;
 /// </summary>
 internal sealed class ProjectedRowReader
 {
-    private const int MaxSinglePassSlots = 64;
+    private const int MaxSinglePassSlots = BsonSpanReader.MaxLocatedFields;
 
     private readonly int _width;
     private readonly ushort[] _topIds;
@@ -145,40 +144,25 @@ internal sealed class ProjectedRowReader
         return row;
     }
 
-    /// <summary>One walk over the document's fields, decoding each wanted member as it is met and stopping when all were.</summary>
+    /// <summary>One walk over the document's fields to find the wanted members, then each decoded where it starts.</summary>
     private void ReadTopLevel(ReadOnlySpan<byte> document, object?[] row)
     {
-        var reader = new BsonSpanReader(document);
-        reader.ReadDocumentStart();
-        var pending = _top.Length == 64 ? ulong.MaxValue : (1UL << _top.Length) - 1;
-        while (pending != 0 && reader.TryReadFieldHeader(out var type, out var id))
+        Span<int> found = stackalloc int[_top.Length];
+        Span<BsonType> types = stackalloc BsonType[_top.Length];
+        BsonSpanReader.LocateFields(document, _topIds, found, types);
+        var strings = BsonStringTable.ForCurrentThread;
+        for (var k = 0; k < _top.Length; k++)
         {
-            var k = Array.IndexOf(_topIds, id);
-            if (k < 0 || (pending & (1UL << k)) == 0)
+            var slot = _top[k];
+            if (found[k] < 0 || types[k] == BsonType.Null)
             {
-                reader.SkipValue(type);
+                // Members the document does not hold read as null, as a path that reaches nothing does.
+                row[slot.Index] = Convert(null, slot);
                 continue;
             }
 
-            pending &= ~(1UL << k);
-            var slot = _top[k];
-            if (type == BsonType.Null)
-            {
-                reader.SkipValue(type);
-                row[slot.Index] = Convert(null, slot);
-            }
-            else
-            {
-                row[slot.Index] = Convert(slot.Reader.ReadBoxed(ref reader, type), slot);
-            }
-        }
-
-        // Members the document does not hold read as null, as a path that reaches nothing does.
-        while (pending != 0)
-        {
-            var k = BitOperations.TrailingZeroCount(pending);
-            pending &= pending - 1;
-            row[_top[k].Index] = Convert(null, _top[k]);
+            var reader = new BsonSpanReader(document[found[k]..], strings);
+            row[slot.Index] = Convert(slot.Reader.ReadBoxed(ref reader, types[k]), slot);
         }
     }
 
@@ -208,23 +192,16 @@ internal sealed class ProjectedRowReader
     /// <summary>As <see cref="ReadTopLevel"/>, recording where each wanted member starts instead of decoding it.</summary>
     private void LocateTopLevel(ReadOnlySpan<byte> document, Span<int> offsets, Span<BsonType> types)
     {
-        var reader = new BsonSpanReader(document);
-        reader.ReadDocumentStart();
-        var pending = _top.Length == 64 ? ulong.MaxValue : (1UL << _top.Length) - 1;
-        while (pending != 0 && reader.TryReadFieldHeader(out var type, out var id))
+        Span<int> found = stackalloc int[_top.Length];
+        Span<BsonType> foundTypes = stackalloc BsonType[_top.Length];
+        BsonSpanReader.LocateFields(document, _topIds, found, foundTypes);
+        for (var k = 0; k < _top.Length; k++)
         {
-            var k = Array.IndexOf(_topIds, id);
-            if (k >= 0 && (pending & (1UL << k)) != 0)
+            if (found[k] >= 0 && foundTypes[k] != BsonType.Null)
             {
-                pending &= ~(1UL << k);
-                if (type != BsonType.Null)
-                {
-                    offsets[_top[k].Index] = reader.Position;
-                    types[_top[k].Index] = type;
-                }
+                offsets[_top[k].Index] = found[k];
+                types[_top[k].Index] = foundTypes[k];
             }
-
-            reader.SkipValue(type);
         }
     }
 

@@ -52,6 +52,9 @@ public readonly record struct PriceTag(ObjectId Id, decimal Price, ParcelKind Ki
 
 public sealed record CountCard(int Count);
 
+/// <summary>Members in the opposite order to the stored fields, one of them read twice.</summary>
+public sealed record BackwardsCard(ParcelKind Kind, decimal Price, string Label, string Again);
+
 /// <summary>Constructor arguments and initialized members together.</summary>
 public sealed class ParcelSummary(ObjectId id, string label)
 {

@@ -117,4 +117,28 @@ public sealed class TypedProjectionTests : IDisposable
             Assert.Equal(new CountCard((int)parcel.Price), converted.FindById(parcel.Id));
         }
     }
+
+    [Fact]
+    public void Members_asked_for_in_any_order_or_twice_read_their_own_values_and_repeated_strings_share_one_instance()
+    {
+        var parcels = Parcels(30);
+        foreach (var parcel in parcels)
+        {
+            parcel.Label = "label-" + (parcel.Count % 3);
+        }
+
+        using var db = new ParcelContext(DocumentDbContextOptions.ForMemory());
+        db.Parcels.InsertMany(parcels);
+        var backwards = db.Parcels.Project(p => new BackwardsCard(p.Kind, p.Price, p.Label, p.Label));
+
+        Assert.True(backwards.IsTyped);
+        var cards = parcels.Select(p => backwards.FindById(p.Id)!).ToList();
+        Assert.Equal(parcels.Select(p => new BackwardsCard(p.Kind, p.Price, p.Label, p.Label)), cards);
+
+        // Equal short labels read from different documents are one string, as FindById gives them.
+        var sameLabel = cards.Where(c => c.Label == cards[0].Label).ToList();
+        Assert.True(sameLabel.Count > 1);
+        Assert.All(sameLabel, c => Assert.Same(cards[0].Label, c.Label));
+        Assert.All(cards, c => Assert.Same(c.Label, c.Again));
+    }
 }
