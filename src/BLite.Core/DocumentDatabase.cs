@@ -31,7 +31,7 @@ internal sealed partial class DocumentDatabase : IDisposable
         MaxKeySize = BTree.GetMaxKeySize(pagePayloadSize);
         ChangeFeed = new ChangeFeedHub(Catalog, storage.Options.ChangeFeedRetention);
         storage.AddOwnershipSource(new CollectionPageOwnership(this));
-        storage.SetLogRecordFolder(ChangeFeed.Fold);
+        storage.SetLogRecordFolder(ChangeFeed.Fold, ChangeFeed.Release);
         KeepDocumentCounts();
 
         // An open that recovered journal records from the log checkpoints only now that they can be folded.

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using BLite.Benchmarks.Engines;
+using BLite.Benchmarks.Engines.BLiteEngine;
 using BLite.Benchmarks.Workload;
 
 namespace BLite.Benchmarks.Manual;
@@ -10,12 +11,18 @@ namespace BLite.Benchmarks.Manual;
 /// inserts into a new store, per engine, at the <c>buffered</c> and <c>flush</c> levels. A median
 /// hides the commit that pays for a checkpoint; p90, p99 and the maximum show it. BLite and SQLite
 /// insert the same seeded orders in alternating blocks, so a burst of load on a shared machine
-/// lands on both. Also reports managed bytes allocated per insert and per delete.
+/// lands on both, and so does the machine's floor (<see cref="MachineFloor"/>): an operation of
+/// the BLite median's cost that does no I/O and allocates nothing. Also reports managed bytes
+/// allocated per insert and per delete, and what the slowest commits waited for
+/// (<see cref="CommitTailProfile"/>); <c>--profile-tails</c> adds the slowest 20 one by one.
 /// </summary>
 internal static class CommitLatency
 {
     private const int Block = 500;
     private const int WarmUpInserts = 3000;
+    private const int WarmUpRound = 500;
+    private static readonly TimeSpan WarmUpMinimum = TimeSpan.FromSeconds(0.5);
+    private static readonly TimeSpan WarmUpMaximum = TimeSpan.FromSeconds(15);
     private const int DeleteSample = 2000;
     private static readonly string[] Engines = ["BLite", "SQLite"];
 
@@ -28,19 +35,23 @@ internal static class CommitLatency
         var warmUp = new OrderGenerator(seed: 1516).Generate(WarmUpInserts);
         var directory = Path.Combine(Path.GetTempPath(), $"blite-latency-{Environment.ProcessId}");
         var rows = new List<string>();
-        var profiles = new StringWriter();
+        var causes = new StringWriter();
+        var slowest = new StringWriter();
         try
         {
             foreach (var durability in new[] { StoreDurability.OsBuffered, StoreDurability.FlushPerCommit })
             {
                 var orders = durability == StoreDurability.FlushPerCommit && allOrders.Count > MaxFlushInserts ? allOrders.GetRange(0, MaxFlushInserts) : allOrders;
                 var count = orders.Count;
-                WarmUp(directory, durability, warmUp);
+                var floor = new MachineFloor();
+                floor.Calibrate(WarmUp(directory, durability, warmUp, floor));
                 var latencies = Engines.ToDictionary(engine => engine, _ => new long[count]);
                 var allocated = Engines.ToDictionary(engine => engine, _ => 0L);
                 var stores = Engines.Select((engine, i) => OrderStores.Get(engine).Create(
                     new OrderStoreOptions(Path.Combine(directory, $"{engine}-{durability.Label()}").ToLowerInvariant(), durability, IndexStatus: false))).ToArray();
-                var probes = profileTails ? stores.ToDictionary(store => store.Engine, store => new CommitTailProfile(store, count)) : null;
+                var probes = stores.ToDictionary(store => store.Engine, store => new CommitTailProfile((store as BLiteOrderStore)?.Storage, count));
+                var floorTimes = new long[count];
+                using var floorProbe = new CommitTailProfile(null, count);
                 try
                 {
                     for (var start = 0; start < count; start += Block)
@@ -49,18 +60,27 @@ internal static class CommitLatency
                         foreach (var store in stores)
                         {
                             var times = latencies[store.Engine];
-                            var probe = probes?[store.Engine];
+                            var probe = probes[store.Engine];
                             var before = GC.GetAllocatedBytesForCurrentThread();
                             for (var i = start; i < end; i++)
                             {
-                                probe?.Before();
+                                probe.Before();
                                 var began = Stopwatch.GetTimestamp();
                                 store.Insert(orders[i]);
                                 times[i] = Stopwatch.GetTimestamp() - began;
-                                probe?.After(i);
+                                probe.After(i);
                             }
 
                             allocated[store.Engine] += GC.GetAllocatedBytesForCurrentThread() - before;
+                        }
+
+                        for (var i = start; i < end; i++)
+                        {
+                            floorProbe.Before();
+                            var began = Stopwatch.GetTimestamp();
+                            floor.Run();
+                            floorTimes[i] = Stopwatch.GetTimestamp() - began;
+                            floorProbe.After(i);
                         }
                     }
 
@@ -68,8 +88,20 @@ internal static class CommitLatency
                     {
                         var deleteBytes = DeleteAllocation(store, orders);
                         rows.Add(Row(store.Engine, durability, count, latencies[store.Engine], (double)allocated[store.Engine] / count, deleteBytes));
-                        probes?[store.Engine].Report(store.Engine, durability.Label(), latencies[store.Engine], profiles);
+                        probes[store.Engine].WriteRows(store.Engine, durability.Label(), latencies[store.Engine], causes);
+                        if (profileTails)
+                        {
+                            probes[store.Engine].WriteSlowest(store.Engine, durability.Label(), latencies[store.Engine], slowest);
+                        }
+
                         output.WriteLine($"  commit-latency {durability.Label(),-8} {store.Engine,-7} done");
+                    }
+
+                    rows.Add(Row($"{MachineFloor.Name} ({floor.Copies} × 4 KB copy)", durability, count, floorTimes, null, null));
+                    floorProbe.WriteRows(MachineFloor.Name, durability.Label(), floorTimes, causes);
+                    if (profileTails)
+                    {
+                        floorProbe.WriteSlowest(MachineFloor.Name, durability.Label(), floorTimes, slowest);
                     }
                 }
                 finally
@@ -77,7 +109,7 @@ internal static class CommitLatency
                     foreach (var store in stores)
                     {
                         store.Dispose();
-                        probes?[store.Engine].Dispose();
+                        probes[store.Engine].Dispose();
                     }
                 }
             }
@@ -100,27 +132,74 @@ internal static class CommitLatency
             output.WriteLine(row);
         }
 
+        output.WriteLine();
+        output.WriteLine($"Tail causes: each commit under the first cause that explains at least half of its wall time (\"From\": the fastest commit in the set; {(ThreadCpuClock.IsAvailable && ThreadUsage.IsAvailable ? "CPU time, switches and faults per thread from the OS" : "no per-thread CPU time on this OS: off-CPU causes are not told apart")}):");
+        output.WriteLine();
+        output.WriteLine(CommitTailProfile.TableHeader);
+        output.Write(causes.ToString());
         if (profileTails)
         {
             output.WriteLine();
-            output.Write(profiles.ToString());
+            output.Write(slowest.ToString());
         }
     }
 
-    private static void WarmUp(string directory, StoreDurability durability, List<CustomerOrder> orders)
+    private static long Median(ReadOnlySpan<long> ticks)
     {
-        foreach (var engine in Engines)
+        var sorted = ticks.ToArray();
+        Array.Sort(sorted);
+        return sorted[sorted.Length / 2];
+    }
+
+    /// <summary>
+    /// Inserts and deletes in both engines (and runs the floor) until the JIT has gone quiet: a
+    /// fixed few thousand inserts end before tiered compilation has replaced the first code, and
+    /// the first tenth of the timed run then held about a third of its slowest 1%. Returns the
+    /// median of the first engine's inserts in the last round, the floor's target cost.
+    /// </summary>
+    private static long WarmUp(string directory, StoreDurability durability, List<CustomerOrder> orders, MachineFloor floor)
+    {
+        var stores = Engines.Select(engine => OrderStores.Get(engine).Create(
+            new OrderStoreOptions(Path.Combine(directory, $"warm-{engine}-{durability.Label()}").ToLowerInvariant(), durability, IndexStatus: false))).ToArray();
+        try
         {
-            using var store = OrderStores.Get(engine).Create(
-                new OrderStoreOptions(Path.Combine(directory, $"warm-{engine}-{durability.Label()}").ToLowerInvariant(), durability, IndexStatus: false));
-            foreach (var order in orders)
+            var started = Stopwatch.GetTimestamp();
+            var jit = new JitWatch();
+            var lastRound = new long[WarmUpRound];
+            for (var round = 0; round < orders.Count / WarmUpRound || !jit.IsWarm(started, WarmUpMinimum, WarmUpMaximum); round++)
             {
-                store.Insert(order);
+                var chunk = orders.GetRange(round % (orders.Count / WarmUpRound) * WarmUpRound, WarmUpRound);
+                foreach (var store in stores)
+                {
+                    for (var i = 0; i < chunk.Count; i++)
+                    {
+                        var began = Stopwatch.GetTimestamp();
+                        store.Insert(chunk[i]);
+                        if (store == stores[0])
+                        {
+                            lastRound[i] = Stopwatch.GetTimestamp() - began;
+                        }
+                    }
+
+                    foreach (var order in chunk)
+                    {
+                        store.Delete(order.Id);
+                    }
+                }
+
+                for (var i = 0; i < WarmUpRound; i++)
+                {
+                    floor.Run();
+                }
             }
 
-            for (var i = 0; i < orders.Count / 2; i++)
+            return Median(lastRound);
+        }
+        finally
+        {
+            foreach (var store in stores)
             {
-                store.Delete(orders[i].Id);
+                store.Dispose();
             }
         }
     }
@@ -140,7 +219,7 @@ internal static class CommitLatency
         return (double)(GC.GetAllocatedBytesForCurrentThread() - before) / count;
     }
 
-    private static string Row(string engine, StoreDurability durability, int count, long[] ticks, double insertBytes, double deleteBytes)
+    private static string Row(string engine, StoreDurability durability, int count, long[] ticks, double? insertBytes, double? deleteBytes)
     {
         var sorted = (long[])ticks.Clone();
         Array.Sort(sorted);
@@ -148,8 +227,10 @@ internal static class CommitLatency
         var p50 = At(0.50);
         var max = sorted[^1] * 1e6 / Stopwatch.Frequency;
         return string.Create(CultureInfo.InvariantCulture,
-            $"| {durability.Label()} | {engine} | {count:N0} | {Micros(p50)} | {Micros(At(0.90))} | {Micros(At(0.99))} | {Micros(max)} | {At(0.99) / p50:0.0}× | {max / p50:0.0}× | {ResultTableWriter.FormatBytes(insertBytes)} | {ResultTableWriter.FormatBytes(deleteBytes)} |");
+            $"| {durability.Label()} | {engine} | {count:N0} | {Micros(p50)} | {Micros(At(0.90))} | {Micros(At(0.99))} | {Micros(max)} | {At(0.99) / p50:0.0}× | {max / p50:0.0}× | {Bytes(insertBytes)} | {Bytes(deleteBytes)} |");
     }
+
+    private static string Bytes(double? bytes) => bytes is { } value ? ResultTableWriter.FormatBytes(value) : "";
 
     private static string Micros(double micros) =>
         micros >= 1000 ? string.Create(CultureInfo.InvariantCulture, $"{micros / 1000:0.00} ms") : string.Create(CultureInfo.InvariantCulture, $"{micros:0.0} µs");

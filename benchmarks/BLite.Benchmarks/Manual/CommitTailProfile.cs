@@ -1,25 +1,41 @@
 using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using System.Globalization;
-using BLite.Benchmarks.Engines;
-using BLite.Benchmarks.Engines.BLiteEngine;
 using BLite.Core.Diagnostics;
 using BLite.Core.Storage;
 
 namespace BLite.Benchmarks.Manual;
 
 /// <summary>
-/// <c>manual --commit-latency N --profile-tails</c>: what each commit overlapped, read just
-/// before and after it, outside its timed region, so the slowest 0.1% can be set against all the
-/// others: a garbage collection (which generation, how long the runtime paused), for BLite a
-/// background checkpoint running, finishing (its last part holds the writer slot) or making the
-/// commit wait (back-pressure), the log file growing, and the longest log fsync (BLite's own
-/// telemetry) during the commit. What none of these explains is left to the scheduler.
+/// What each timed commit waited for, read just before and after it, outside its timed region:
+/// a garbage collection (its pause), for BLite a background checkpoint finishing (its last part
+/// holds the writer slot), back-pressure, the log file growing and the longest log fsync (BLite's
+/// own telemetry), and for every engine the thread's CPU time, context switches and page faults.
+/// Each commit is put under the first cause that explains at least half of its wall time
+/// (<see cref="Cause"/>), so the slowest 20 and the slowest 1% can be set against all commits.
+/// Wall time the thread spent off the CPU after an involuntary switch is the scheduler's: the
+/// thread was runnable and waited for a core.
 /// </summary>
 internal sealed class CommitTailProfile : IDisposable
 {
-    private const double TailFraction = 0.001;
-    private const int MinTail = 10;
+    private const double TailFraction = 0.01;
+    private const int Slowest = 20;
+
+    private static readonly string[] CauseNames =
+    [
+        "GC pause",
+        "back-pressure",
+        "checkpoint finish (writer slot)",
+        "log fsync",
+        "preempted (waited for a core)",
+        "blocked (lock or I/O)",
+        "off CPU, no switch (hypervisor)",
+        "major page fault",
+        "log file grew",
+        "on CPU, page faults",
+        "on CPU beside checkpoint copy",
+        "on CPU (own work)",
+    ];
 
     private readonly StorageEngine? _engine;
     private readonly Overlap[] _overlaps;
@@ -27,9 +43,9 @@ internal sealed class CommitTailProfile : IDisposable
     private long _longestFsyncTicks;
     private Mark _before;
 
-    public CommitTailProfile(IOrderStore store, int count)
+    public CommitTailProfile(StorageEngine? engine, int count)
     {
-        _engine = (store as BLiteOrderStore)?.Storage;
+        _engine = engine;
         _overlaps = new Overlap[count];
         if (_engine is not null)
         {
@@ -55,15 +71,38 @@ internal sealed class CommitTailProfile : IDisposable
         }
     }
 
+    /// <summary>Causes, in the order a commit is tested against them.</summary>
+    public enum Cause
+    {
+        GcPause,
+        BackPressure,
+        CheckpointFinish,
+        LogFsync,
+        Preempted,
+        Blocked,
+        OffCpuNoSwitch,
+        MajorFault,
+        LogGrew,
+        OnCpuFaulting,
+        OnCpuBesideCheckpoint,
+        OnCpu,
+    }
+
+    /// <summary>The table's header: one column per cause.</summary>
+    public static string TableHeader =>
+        "| Durability | Engine | Commits | From | " + string.Join(" | ", CauseNames) + " |" + Environment.NewLine +
+        "|---|---|---|---:|" + string.Concat(Enumerable.Repeat("---:|", CauseNames.Length));
+
     public void Before()
     {
         Interlocked.Exchange(ref _longestFsyncTicks, 0);
-        _before = Capture();
+        _before = Capture(0) with { CpuNs = ThreadCpuClock.NowNs() };
     }
 
     public void After(int index)
     {
-        var after = Capture();
+        var cpuNs = ThreadCpuClock.NowNs();
+        var after = Capture(cpuNs);
         _overlaps[index] = new Overlap(
             after.GcPause - _before.GcPause,
             after.Gen0 - _before.Gen0,
@@ -73,43 +112,98 @@ internal sealed class CommitTailProfile : IDisposable
             after.Checkpoints > _before.Checkpoints,
             after.BackPressureWaits > _before.BackPressureWaits,
             after.WalLength > _before.WalLength,
-            Interlocked.Read(ref _longestFsyncTicks));
+            Interlocked.Read(ref _longestFsyncTicks),
+            after.CpuNs - _before.CpuNs,
+            (int)(after.Usage.VoluntarySwitches - _before.Usage.VoluntarySwitches),
+            (int)(after.Usage.InvoluntarySwitches - _before.Usage.InvoluntarySwitches),
+            (int)(after.Usage.MinorFaults - _before.Usage.MinorFaults),
+            (int)(after.Usage.MajorFaults - _before.Usage.MajorFaults),
+            Math.Max(0, after.WalEnd - _before.WalEnd));
     }
 
-    /// <summary>Writes, for the slowest 0.1% of <paramref name="ticks"/> and for all commits, how many overlapped each event.</summary>
-    public void Report(string engine, string durability, long[] ticks, TextWriter output)
+    /// <summary>The commit's first cause that explains at least half of its <paramref name="ticks"/> (Stopwatch ticks) of wall time.</summary>
+    public Cause CauseOf(int i, long ticks)
     {
-        var order = Enumerable.Range(0, ticks.Length).OrderByDescending(i => ticks[i]).ToArray();
-        var tail = order.Take(Math.Max(MinTail, (int)(ticks.Length * TailFraction))).ToArray();
-        var median = ticks[order[ticks.Length / 2]];
-        output.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"tail profile {durability} {engine}: slowest {tail.Length} of {ticks.Length:N0} commits ({Micros(ticks[tail[^1]])} to {Micros(ticks[tail[0]])}; median {Micros(median)})"));
-        Line("a GC ran", i => _overlaps[i].Gen0 > 0);
-        Line("a gen1 or gen2 GC ran", i => _overlaps[i].Gen1 > 0);
-        Line("a gen2 GC ran", i => _overlaps[i].Gen2 > 0);
-        Line("GC pause > half the commit", i => _overlaps[i].GcPause * 2 > StopwatchToTimeSpanTicks(ticks[i]));
-        if (_engine is not null)
+        var o = _overlaps[i];
+        var half = StopwatchToTimeSpanTicks(ticks) / 2;
+        var offCpu = StopwatchToTimeSpanTicks(ticks) - (o.CpuNs / 100);
+        if (o.GcPause > half)
         {
-            Line("background checkpoint running", i => _overlaps[i].CheckpointRunning);
-            Line("checkpoint finished during it (writer slot)", i => _overlaps[i].CheckpointFinished);
-            Line("back-pressure wait", i => _overlaps[i].BackPressure);
-            Line("log file grew", i => _overlaps[i].WalGrew);
-            Line("log fsync > half the commit", i => _overlaps[i].LongestFsync * 2 > StopwatchToTimeSpanTicks(ticks[i]));
+            return Cause.GcPause;
         }
 
-        Line("none of the above", i =>
+        if (o.BackPressure)
         {
-            var o = _overlaps[i];
-            return o.Gen0 == 0 && !o.CheckpointRunning && !o.CheckpointFinished && !o.BackPressure && !o.WalGrew && o.LongestFsync * 2 <= StopwatchToTimeSpanTicks(ticks[i]);
-        });
-        output.WriteLine("  slowest ten: " + string.Join("; ", tail.Take(10).Select(i => Describe(i, ticks[i]))));
+            return Cause.BackPressure;
+        }
 
-        void Line(string what, Func<int, bool> overlapped)
+        if (o.CheckpointFinished)
         {
-            var inTail = tail.Count(overlapped);
-            var inAll = Enumerable.Range(0, ticks.Length).Count(overlapped);
+            return Cause.CheckpointFinish;
+        }
+
+        if (o.LongestFsync > half)
+        {
+            return Cause.LogFsync;
+        }
+
+        if (ThreadCpuClock.IsAvailable && offCpu > half)
+        {
+            return o.Involuntary > 0 ? Cause.Preempted : o.Voluntary > 0 ? Cause.Blocked : Cause.OffCpuNoSwitch;
+        }
+
+        return o.MajorFaults > 0 ? Cause.MajorFault
+            : o.WalGrew ? Cause.LogGrew
+            : o.MinorFaults > 0 ? Cause.OnCpuFaulting
+            : o.CheckpointRunning ? Cause.OnCpuBesideCheckpoint
+            : Cause.OnCpu;
+    }
+
+    /// <summary>
+    /// Three rows of the tail-cause table: the slowest 20 (counts), the slowest 1% and all commits
+    /// (shares), each commit under its <see cref="CauseOf"/>.
+    /// </summary>
+    public void WriteRows(string engine, string durability, long[] ticks, TextWriter output)
+    {
+        var order = Enumerable.Range(0, ticks.Length).OrderByDescending(i => ticks[i]).ToArray();
+        var tailLength = Math.Max(Slowest, (int)(ticks.Length * TailFraction));
+        var causes = order.Select(i => CauseOf(i, ticks[i])).ToArray();
+        Row($"slowest {Slowest}", Math.Min(Slowest, order.Length), asCount: true);
+        Row($"slowest {TailFraction * 100:0.#}%", Math.Min(tailLength, order.Length), asCount: false);
+        Row("all", order.Length, asCount: false);
+
+        void Row(string set, int length, bool asCount)
+        {
+            var counts = new int[CauseNames.Length];
+            for (var k = 0; k < length; k++)
+            {
+                counts[(int)causes[k]]++;
+            }
+
+            var cells = counts.Select(count => count == 0 ? "" : asCount
+                ? count.ToString(CultureInfo.InvariantCulture)
+                : string.Create(CultureInfo.InvariantCulture, $"{100.0 * count / length:0.0}%"));
+            output.WriteLine($"| {durability} | {engine} | {set} | {Micros(ticks[order[length - 1]])} | {string.Join(" | ", cells)} |");
+        }
+    }
+
+    /// <summary>The slowest commits one by one: wall and CPU time, switches, faults and what overlapped them.</summary>
+    public void WriteSlowest(string engine, string durability, long[] ticks, TextWriter output)
+    {
+        var order = Enumerable.Range(0, ticks.Length).OrderByDescending(i => ticks[i]).ToArray();
+        output.WriteLine($"slowest {Slowest} {durability} {engine}: " + string.Join("; ", order.Take(Slowest).Select(i => Describe(i, ticks[i]))));
+        var tail = order.Take(Math.Max(Slowest, (int)(ticks.Length * TailFraction))).ToArray();
+        var tenths = new int[10];
+        foreach (var i in tail)
+        {
+            tenths[Math.Min(9, i * 10 / ticks.Length)]++;
+        }
+
+        output.WriteLine($"  where the slowest {tail.Length} fall, by tenth of the run: {string.Join(" ", tenths)}");
+        if (_engine is not null)
+        {
             output.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"  {what,-46} tail {inTail,5} ({100.0 * inTail / tail.Length,5:0.0}%)   all {inAll,7:N0} ({100.0 * inAll / ticks.Length,5:0.00}%)"));
+                $"  log appended per commit: slowest {tail.Length} {tail.Average(i => _overlaps[i].LogBytes) / 1024:0.0} KB, all {_overlaps.Average(o => o.LogBytes) / 1024:0.0} KB"));
         }
     }
 
@@ -118,7 +212,10 @@ internal sealed class CommitTailProfile : IDisposable
     private string Describe(int i, long ticks)
     {
         var o = _overlaps[i];
-        var parts = new List<string> { $"#{i} {Micros(ticks)}" };
+        var parts = new List<string>
+        {
+            string.Create(CultureInfo.InvariantCulture, $"#{i} {Micros(ticks)} (CPU {o.CpuNs / 1000.0:0} µs, switches {o.Voluntary}v/{o.Involuntary}i, faults {o.MinorFaults}/{o.MajorFaults}, log {o.LogBytes / 1024.0:0.#} KB)"),
+        };
         if (o.Gen0 > 0)
         {
             parts.Add(string.Create(CultureInfo.InvariantCulture, $"GC gen{(o.Gen2 > 0 ? 2 : o.Gen1 > 0 ? 1 : 0)} pause {o.GcPause / 10.0:0} µs"));
@@ -159,7 +256,7 @@ internal sealed class CommitTailProfile : IDisposable
         return micros >= 1000 ? string.Create(CultureInfo.InvariantCulture, $"{micros / 1000:0.00} ms") : string.Create(CultureInfo.InvariantCulture, $"{micros:0.0} µs");
     }
 
-    private Mark Capture() => new(
+    private Mark Capture(long cpuNs) => new(
         GC.GetTotalPauseDuration().Ticks,
         GC.CollectionCount(0),
         GC.CollectionCount(1),
@@ -167,9 +264,27 @@ internal sealed class CommitTailProfile : IDisposable
         _engine is not null && !_engine.BackgroundCheckpointTask.IsCompleted,
         _engine?.BackgroundCheckpoints ?? 0,
         _engine?.BackPressureWaits ?? 0,
-        _engine?.WalDeviceLength ?? 0);
+        _engine?.WalDeviceLength ?? 0,
+        ThreadUsage.Now(),
+        cpuNs,
+        _engine?.WalEnd ?? 0);
 
-    private readonly record struct Mark(long GcPause, int Gen0, int Gen1, int Gen2, bool CheckpointRunning, long Checkpoints, long BackPressureWaits, long WalLength);
+    private readonly record struct Mark(long GcPause, int Gen0, int Gen1, int Gen2, bool CheckpointRunning, long Checkpoints, long BackPressureWaits, long WalLength, ThreadUsage.Sample Usage, long CpuNs, long WalEnd);
 
-    private readonly record struct Overlap(long GcPause, int Gen0, int Gen1, int Gen2, bool CheckpointRunning, bool CheckpointFinished, bool BackPressure, bool WalGrew, long LongestFsync);
+    private readonly record struct Overlap(
+        long GcPause,
+        int Gen0,
+        int Gen1,
+        int Gen2,
+        bool CheckpointRunning,
+        bool CheckpointFinished,
+        bool BackPressure,
+        bool WalGrew,
+        long LongestFsync,
+        long CpuNs,
+        int Voluntary,
+        int Involuntary,
+        int MinorFaults,
+        int MajorFaults,
+        long LogBytes);
 }

@@ -11,7 +11,7 @@ namespace BLite.Benchmarks.Manual;
 /// measured at 100k or 1M documents without loading every write scenario's stores.
 /// <c>--engine</c> runs one engine alone, so the memory peaks printed at the end are that engine's.
 /// <c>--commit-latency</c> runs only the commit latency distribution over N single inserts (<see cref="CommitLatency"/>);
-/// <c>--profile-tails</c> adds what the slowest 0.1% of those commits overlapped (<see cref="CommitTailProfile"/>).
+/// <c>--profile-tails</c> adds the slowest 20 of those commits one by one, with what each overlapped (<see cref="CommitTailProfile"/>).
 /// </summary>
 public sealed record ManualOptions(int Documents, string? JsonPath, bool PostgreSqlOnly = false, bool ScansOnly = false, string? Engine = null, int CommitLatencyInserts = 0, bool ProfileTails = false)
 {

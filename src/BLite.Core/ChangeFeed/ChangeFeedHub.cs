@@ -14,7 +14,8 @@ namespace BLite.Core.ChangeFeed;
 internal sealed class ChangeFeedHub
 {
     private readonly CatalogStore _catalog;
-    private readonly Func<ChangeBatch> _newBatch;
+    private readonly JournalArena _arena = new();
+    private readonly Func<ChangeBatch> _beginBatch;
 
     // Null while no watcher waits, so a commit that nobody waits for signals for the price of one
     // interlocked exchange and allocates nothing. A watcher installs it before it reads.
@@ -30,7 +31,8 @@ internal sealed class ChangeFeedHub
     {
         retention.Validate();
         _catalog = catalog;
-        _newBatch = () => new ChangeBatch(this);
+        var batch = new ChangeBatch(this, _arena);
+        _beginBatch = batch.Begin;
         Retention = retention;
     }
 
@@ -60,27 +62,34 @@ internal sealed class ChangeFeedHub
     /// <summary>Runs between a watcher's read of the journal and its wait for the next commit (tests use it to land a commit there).</summary>
     internal Action? BeforeWatcherWaits { get; set; }
 
+    /// <summary>The space the log records of journaled commits live in until the engine drops them.</summary>
+    internal JournalArena Arena => _arena;
+
     /// <summary>
-    /// Records a change of the open transaction (an event record encoded with
-    /// <see cref="JournalLogRecord.FirstEventAt"/> bytes of headroom); it reaches the journal
-    /// only if the transaction commits.
+    /// Records a change of the open transaction (an event, <see cref="JournalRecord"/>, of the
+    /// collection named <paramref name="collection"/> in UTF-8; an empty image is an absent one);
+    /// it reaches the journal only if the transaction commits.
     /// </summary>
-    public void Record(IPageWriter pages, byte[] record)
+    public void Record(IPageWriter pages, ChangeOperation operation, ReadOnlySpan<byte> collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before)
     {
         if (pages is not WriteTransaction transaction)
         {
             throw new InvalidOperationException("Changes to a collection with a change feed must be made in a write transaction of its database.");
         }
 
-        transaction.GetOrAddParticipant(_newBatch).Add(record);
+        transaction.GetOrAddParticipant(_beginBatch).Add(operation, collection, id, after, before);
     }
 
+    /// <summary>The engine's log record releaser (<see cref="StorageEngine.SetLogRecordFolder"/>): no snapshot sees the record any more.</summary>
+    public void Release(ReadOnlyMemory<byte> logRecord) => _arena.Release(logRecord);
+
     /// <summary>
-    /// Journals one committing transaction's events, under the writer slot. Returns the journal's
+    /// Journals one committing transaction's <paramref name="count"/> events, built in
+    /// <paramref name="arena"/> as its log record, under the writer slot. Returns the journal's
     /// tail once the transaction is appended to the log, for <see cref="Appended"/>; until then
     /// the hub's tail is untouched, so a commit that fails leaves the next one the same sequence.
     /// </summary>
-    public JournalTail Journal(WriteTransaction transaction, List<byte[]> records)
+    public JournalTail Journal(WriteTransaction transaction, JournalArena arena, int count)
     {
         var path = _catalog.FilePath;
         if (transaction.Engine.CarriesLogRecords)
@@ -88,12 +97,13 @@ internal sealed class ChangeFeedHub
             // The events travel in the commit's log record; the checkpoint's fold writes them into
             // the tree and trims it (see Fold), which changes no sequence: the tail stays valid.
             _tail ??= ChangeJournal.ReadTailWithRecords(transaction, ChangeJournal.Open(transaction, _catalog), path);
-            transaction.LogRecord = ChangeJournal.EncodeForLog(_tail.Value, records, DateTime.UtcNow.Ticks, out var appended);
+            var appended = ChangeJournal.Stamp(arena.Building, count, _tail.Value, DateTime.UtcNow.Ticks);
+            transaction.LogRecord = arena.BuildingMemory;
             return appended;
         }
 
         var tree = ChangeJournal.OpenOrCreate(transaction, _catalog);
-        var tail = ChangeJournal.Append(transaction, tree, records, DateTime.UtcNow.Ticks, path);
+        var tail = ChangeJournal.Append(transaction, tree, arena.Building, count, DateTime.UtcNow.Ticks, path);
 
         // Retention runs at checkpoint: this commit will run one, so it trims in the same record.
         if (transaction.Engine.CommitReachesCheckpoint(transaction.DirtyPageCount + 1))
@@ -118,7 +128,7 @@ internal sealed class ChangeFeedHub
     /// journal's unfolded transactions into the tree, then enforces retention, in the
     /// transaction a checkpoint commits just before it copies the log.
     /// </summary>
-    public void Fold(WriteTransaction transaction, IReadOnlyList<byte[]> logRecords)
+    public void Fold(WriteTransaction transaction, IReadOnlyList<ReadOnlyMemory<byte>> logRecords)
     {
         var tree = ChangeJournal.OpenOrCreate(transaction, _catalog);
         ChangeJournal.Fold(transaction, tree, logRecords, _catalog.FilePath);

@@ -12,3 +12,20 @@ internal enum ChangeFeedMode : byte
     /// <summary>With <see cref="On"/>: updates and deletes also carry the document before the change.</summary>
     BeforeImages = 2,
 }
+
+internal static class ChangeFeedModes
+{
+    /// <summary>
+    /// Refuses a mode the catalog could not read back (before images without the feed, unknown
+    /// flags) when it is declared, rather than at the next open as a corrupt catalog.
+    /// </summary>
+    public static ChangeFeedMode Checked(ChangeFeedMode mode, string parameterName)
+    {
+        if ((mode & ~(ChangeFeedMode.On | ChangeFeedMode.BeforeImages)) != 0 || mode == ChangeFeedMode.BeforeImages)
+        {
+            throw new ArgumentOutOfRangeException(parameterName, mode, $"Change feed mode {mode} is not valid: before images are kept only with the feed on (On | BeforeImages).");
+        }
+
+        return mode;
+    }
+}

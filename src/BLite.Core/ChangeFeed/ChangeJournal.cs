@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using BLite.Core.BTrees;
 using BLite.Core.Collections.Catalog;
 using BLite.Core.Storage;
@@ -62,9 +63,9 @@ internal static class ChangeJournal
             _ => null,
         };
 
-        if (newest is not null)
+        if (newest is { } record)
         {
-            var last = JournalLogRecord.ReadTail(newest, filePath);
+            var last = JournalLogRecord.ReadTail(record.Span, filePath);
             if (last.LastSequence > tail.LastSequence)
             {
                 return last;
@@ -79,7 +80,7 @@ internal static class ChangeJournal
     /// first. After a crash some may already be in the tree (the fold committed, the log was not
     /// yet restarted): readers and the fold skip those by sequence.
     /// </summary>
-    public static List<byte[]> UnfoldedRecords(IPageReader pages) => pages switch
+    public static List<ReadOnlyMemory<byte>> UnfoldedRecords(IPageReader pages) => pages switch
     {
         ReadTransaction read => read.SnapshotEngine.LogRecordsAt(read.Snapshot),
         WriteTransaction write => write.Engine.LogRecordsAt(long.MaxValue),
@@ -106,50 +107,60 @@ internal static class ChangeJournal
     }
 
     /// <summary>
-    /// Writes one committing transaction's event records (from <see cref="JournalRecord.Encode"/>,
-    /// each from <see cref="JournalLogRecord.FirstEventAt"/> in its array) as the next sequence.
-    /// Returns the journal's tail after them.
+    /// Writes one committing transaction's events, the <paramref name="count"/> event records of
+    /// the log record <paramref name="logRecord"/> (built by <see cref="ChangeBatch"/>), into the
+    /// tree as the next sequence. Returns the journal's tail after them.
     /// </summary>
-    public static JournalTail Append(IPageWriter pages, BTree tree, List<byte[]> records, long commitTicks, string filePath)
+    public static JournalTail Append(IPageWriter pages, BTree tree, Span<byte> logRecord, int count, long commitTicks, string filePath)
     {
-        var tail = ReadTail(pages, tree, filePath);
-        var next = Stamp(records, JournalLogRecord.FirstEventAt, commitTicks, tail.NextOffset);
-        for (var i = 0; i < records.Count; i++)
+        var appended = Stamp(logRecord, count, ReadTail(pages, tree, filePath), commitTicks);
+        var events = new JournalLogRecord.EventReader(logRecord, filePath);
+        for (uint index = 0; events.MoveNext(); index++)
         {
-            Insert(pages, tree, tail.LastSequence + 1, (uint)i, records[i].AsSpan(JournalLogRecord.FirstEventAt));
+            Insert(pages, tree, appended.LastSequence, index, events.Current);
         }
 
-        return new JournalTail(tail.LastSequence + 1, next);
+        return appended;
     }
 
     /// <summary>
-    /// Stamps one committing transaction's event records as the sequence after
-    /// <paramref name="tail"/> and returns them as its log record, for a log that carries records
-    /// (<see cref="JournalLogRecord"/>); <paramref name="appended"/> is the tail after them. Each
-    /// record starts at <see cref="JournalLogRecord.FirstEventAt"/> in its array; a single one
-    /// becomes the log record itself.
+    /// Completes the log record of one committing transaction, built by <see cref="ChangeBatch"/>
+    /// (header room, then <paramref name="count"/> events each behind its length), as the
+    /// sequence after <paramref name="tail"/>: sets each event's commit time, journal offset and
+    /// last-event flag, then the header. Returns the journal's tail after it.
     /// </summary>
-    public static byte[] EncodeForLog(JournalTail tail, List<byte[]> records, long commitTicks, out JournalTail appended)
+    public static JournalTail Stamp(Span<byte> logRecord, int count, JournalTail tail, long commitTicks)
     {
-        var next = Stamp(records, JournalLogRecord.FirstEventAt, commitTicks, tail.NextOffset);
-        appended = new JournalTail(tail.LastSequence + 1, next);
-        return JournalLogRecord.EncodeInPlace(appended.LastSequence, next, records);
+        var offset = tail.NextOffset;
+        var at = JournalLogRecord.HeaderSize;
+        for (var i = 0; i < count; i++)
+        {
+            var length = BinaryPrimitives.ReadInt32LittleEndian(logRecord[at..]);
+            at += JournalLogRecord.EventPrefixSize;
+            JournalRecord.Stamp(logRecord.Slice(at, length), last: i == count - 1, commitTicks, offset);
+            offset += JournalRecord.Footprint(length);
+            at += length;
+        }
+
+        var appended = new JournalTail(tail.LastSequence + 1, offset);
+        JournalLogRecord.WriteHeader(logRecord, count, appended.LastSequence, offset);
+        return appended;
     }
 
     /// <summary>
     /// Writes into the tree the transactions of <paramref name="logRecords"/> it does not hold yet
     /// (a fold after a crash may meet some an earlier fold already wrote). Returns how many it wrote.
     /// </summary>
-    public static int Fold(IPageWriter pages, BTree tree, IReadOnlyList<byte[]> logRecords, string filePath)
+    public static int Fold(IPageWriter pages, BTree tree, IReadOnlyList<ReadOnlyMemory<byte>> logRecords, string filePath)
     {
         var last = ReadTail(pages, tree, filePath).LastSequence;
         var folded = 0;
         foreach (var logRecord in logRecords)
         {
-            var sequence = JournalLogRecord.ReadTail(logRecord, filePath).LastSequence;
+            var sequence = JournalLogRecord.ReadTail(logRecord.Span, filePath).LastSequence;
             if (sequence > last)
             {
-                var events = new JournalLogRecord.EventReader(logRecord, filePath);
+                var events = new JournalLogRecord.EventReader(logRecord.Span, filePath);
                 for (uint index = 0; events.MoveNext(); index++)
                 {
                     Insert(pages, tree, sequence, index, events.Current);
@@ -161,19 +172,6 @@ internal static class ChangeJournal
         }
 
         return folded;
-    }
-
-    /// <summary>Sets each event's commit time, journal offset and last-event flag; returns the offset after the last one.</summary>
-    private static ulong Stamp(List<byte[]> records, int recordsAt, long commitTicks, ulong offset)
-    {
-        for (var i = 0; i < records.Count; i++)
-        {
-            var record = records[i].AsSpan(recordsAt);
-            JournalRecord.Stamp(record, last: i == records.Count - 1, commitTicks, offset);
-            offset += JournalRecord.Footprint(record.Length);
-        }
-
-        return offset;
     }
 
     private static void Insert(IPageWriter pages, BTree tree, ulong sequence, uint index, ReadOnlySpan<byte> record)
@@ -214,22 +212,27 @@ internal static class ChangeJournal
 
         foreach (var logRecord in UnfoldedRecords(pages))
         {
-            var sequence = JournalLogRecord.ReadTail(logRecord, filePath).LastSequence;
+            var sequence = JournalLogRecord.ReadTail(logRecord.Span, filePath).LastSequence;
             if (sequence <= treeLast || sequence < after.FirstNeededSequence)
             {
                 continue;
             }
 
-            var events = JournalLogRecord.ReadEvents(logRecord, filePath);
+            var events = new JournalLogRecord.EventReader(logRecord.Span, filePath);
             var first = sequence == after.Sequence ? after.Index + 1 : 0;
-            for (var index = first; index < events.Count; index++)
+            for (uint index = 0; events.MoveNext(); index++)
             {
+                if (index < first)
+                {
+                    continue;
+                }
+
                 if (into.Count >= max)
                 {
                     return;
                 }
 
-                into.Add(JournalRecord.Decode(sequence, (uint)index, events[(int)index], filePath));
+                into.Add(JournalRecord.Decode(sequence, index, events.Current, filePath));
             }
         }
     }
@@ -254,10 +257,10 @@ internal static class ChangeJournal
 
         foreach (var logRecord in UnfoldedRecords(pages))
         {
-            var sequence = JournalLogRecord.ReadTail(logRecord, filePath).LastSequence;
+            var sequence = JournalLogRecord.ReadTail(logRecord.Span, filePath).LastSequence;
             if (sequence > treeLast)
             {
-                var events = JournalLogRecord.ReadEvents(logRecord, filePath);
+                var events = JournalLogRecord.ReadEvents(logRecord.Span, filePath);
                 for (var i = 0; i < events.Count; i++)
                 {
                     yield return (JournalRecord.Key(sequence, (uint)i), events[i]);

@@ -20,46 +20,14 @@ internal static class JournalLogRecord
     public const int HeaderSize = 24;
     private const byte Version = 1;
 
-    /// <summary>Where the first event record starts: the headroom an event is encoded with so it can become its transaction's log record.</summary>
-    public const int FirstEventAt = HeaderSize + 4;
+    /// <summary>The bytes in front of each event record: its length.</summary>
+    public const int EventPrefixSize = 4;
 
     /// <summary>
-    /// Encodes events already stamped (<see cref="JournalRecord.Stamp"/>) as transaction
-    /// <paramref name="sequence"/>; each array holds its record from <see cref="FirstEventAt"/>.
-    /// A transaction of one event (the common single-document commit) gets its log record
-    /// written around the event, in the event's own array, without copying it.
+    /// Writes the header of a log record whose <paramref name="count"/> events, each behind its
+    /// length, already follow it in <paramref name="bytes"/> (the change batch builds them there).
     /// </summary>
-    public static byte[] EncodeInPlace(ulong sequence, ulong nextOffset, List<byte[]> records)
-    {
-        if (records.Count == 1)
-        {
-            var only = records[0];
-            WriteHeader(only, 1, sequence, nextOffset);
-            BinaryPrimitives.WriteInt32LittleEndian(only.AsSpan(HeaderSize), only.Length - FirstEventAt);
-            return only;
-        }
-
-        var length = HeaderSize;
-        foreach (var record in records)
-        {
-            length += record.Length - HeaderSize;
-        }
-
-        var bytes = GC.AllocateUninitializedArray<byte>(length);
-        WriteHeader(bytes, records.Count, sequence, nextOffset);
-        var at = HeaderSize;
-        foreach (var record in records)
-        {
-            var body = record.AsSpan(FirstEventAt);
-            BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(at), body.Length);
-            body.CopyTo(bytes.AsSpan(at + 4));
-            at += 4 + body.Length;
-        }
-
-        return bytes;
-    }
-
-    private static void WriteHeader(Span<byte> bytes, int count, ulong sequence, ulong nextOffset)
+    public static void WriteHeader(Span<byte> bytes, int count, ulong sequence, ulong nextOffset)
     {
         bytes[0] = Version;
         bytes[1..4].Clear();
@@ -76,7 +44,7 @@ internal static class JournalLogRecord
     }
 
     /// <summary>The transaction's event records, in order (the index of each is its position).</summary>
-    public static List<byte[]> ReadEvents(byte[] payload, string filePath)
+    public static List<byte[]> ReadEvents(ReadOnlySpan<byte> payload, string filePath)
     {
         var reader = new EventReader(payload, filePath);
         var events = new List<byte[]>(reader.Count);
@@ -119,14 +87,14 @@ internal static class JournalLogRecord
                 return _at == _payload.Length ? false : throw Malformed(_filePath, $"{_payload.Length - _at} trailing bytes");
             }
 
-            var length = _at + 4 <= _payload.Length ? BinaryPrimitives.ReadInt32LittleEndian(_payload[_at..]) : -1;
-            if (length < JournalRecord.HeaderSize || length > _payload.Length - _at - 4)
+            var length = _at + EventPrefixSize <= _payload.Length ? BinaryPrimitives.ReadInt32LittleEndian(_payload[_at..]) : -1;
+            if (length < JournalRecord.HeaderSize || length > _payload.Length - _at - EventPrefixSize)
             {
                 throw Malformed(_filePath, $"event {_index} of {Count} does not fit the record");
             }
 
-            Current = _payload.Slice(_at + 4, length);
-            _at += 4 + length;
+            Current = _payload.Slice(_at + EventPrefixSize, length);
+            _at += EventPrefixSize + length;
             _index++;
             return true;
         }

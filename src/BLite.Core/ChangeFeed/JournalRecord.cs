@@ -79,26 +79,44 @@ internal static class JournalRecord
     /// <summary>
     /// An event record whose commit time, journal offset and last-event flag are set by
     /// <see cref="Stamp"/> when its transaction commits. An empty image is an absent one (a
-    /// C-BSON document is never empty). The record starts at <paramref name="headroom"/>: a
-    /// committing transaction can then write its log record's header in front of its only event
-    /// instead of copying the event (<see cref="JournalLogRecord.EncodeInPlace"/>).
+    /// C-BSON document is never empty).
     /// </summary>
-    public static byte[] Encode(ChangeOperation operation, string collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before, int headroom = 0)
+    public static byte[] Encode(ChangeOperation operation, string collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before)
     {
-        var nameLength = Encoding.UTF8.GetByteCount(collection);
-        var bytes = GC.AllocateUninitializedArray<byte>(headroom + HeaderSize + nameLength + id.Length + after.Length + before.Length);
-        var span = bytes.AsSpan(headroom);
+        var name = Encoding.UTF8.GetBytes(collection);
+        var bytes = GC.AllocateUninitializedArray<byte>(EncodedSize(name, id, after, before));
+        EncodeInto(bytes, operation, name, id, after, before);
+        return bytes;
+    }
+
+    /// <summary>Refuses a collection name (UTF-8) longer than an event record can hold.</summary>
+    public static void CheckCollectionName(ReadOnlySpan<byte> collection)
+    {
+        if (collection.Length > byte.MaxValue)
+        {
+            throw new BLiteException($"A collection with a change feed needs a name of at most {byte.MaxValue} UTF-8 bytes; this one has {collection.Length}.");
+        }
+    }
+
+    /// <summary>The length of the record <see cref="EncodeInto"/> writes (<paramref name="collection"/> is the name in UTF-8).</summary>
+    public static int EncodedSize(ReadOnlySpan<byte> collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before) =>
+        HeaderSize + collection.Length + id.Length + after.Length + before.Length;
+
+    /// <summary>As <see cref="Encode"/>, into <paramref name="span"/> of exactly <see cref="EncodedSize"/> bytes.</summary>
+    public static void EncodeInto(Span<byte> span, ChangeOperation operation, ReadOnlySpan<byte> collection, ReadOnlySpan<byte> id, ReadOnlySpan<byte> after, ReadOnlySpan<byte> before)
+    {
         span[0] = Version;
         span[1] = (byte)operation;
         span[2] = (byte)((after.IsEmpty ? 0 : AfterFlag) | (before.IsEmpty ? 0 : BeforeFlag));
-        span[3] = checked((byte)nameLength);
+        CheckCollectionName(collection);
+        span[3] = (byte)collection.Length;
         span[4..HeaderSize].Clear();
-        var offset = HeaderSize + Encoding.UTF8.GetBytes(collection, span[HeaderSize..]);
+        collection.CopyTo(span[HeaderSize..]);
+        var offset = HeaderSize + collection.Length;
         id.CopyTo(span[offset..]);
         offset += id.Length;
         after.CopyTo(span[offset..]);
         before.CopyTo(span[(offset + after.Length)..]);
-        return bytes;
     }
 
     /// <summary>Sets what is known only at commit: whether the event ends its transaction, the commit time and the journal offset.</summary>

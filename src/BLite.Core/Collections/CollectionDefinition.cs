@@ -1,11 +1,13 @@
+using BLite.Core.ChangeFeed;
+
 namespace BLite.Core.Collections;
 
 /// <summary>A collection and the secondary indexes it should have, as declared when a database is opened.</summary>
 internal sealed class CollectionDefinition
 {
-    public CollectionDefinition(string name, IReadOnlyList<IndexDefinition>? indexes = null, IReadOnlyList<Vectors.VectorIndexDefinition>? vectorIndexes = null, ChangeFeed.ChangeFeedMode? changeFeed = null)
+    public CollectionDefinition(string name, IReadOnlyList<IndexDefinition>? indexes = null, IReadOnlyList<Vectors.VectorIndexDefinition>? vectorIndexes = null, ChangeFeedMode? changeFeed = null)
     {
-        ChangeFeed = changeFeed;
+        ChangeFeed = changeFeed is { } mode ? ChangeFeedModes.Checked(mode, nameof(changeFeed)) : null;
         VectorIndexes = vectorIndexes ?? [];
         CatalogNames.Validate(name, "collection name");
         Name = name;
@@ -23,5 +25,5 @@ internal sealed class CollectionDefinition
     public IReadOnlyList<Vectors.VectorIndexDefinition> VectorIndexes { get; }
 
     /// <summary>The change feed the collection should have; null leaves it as stored.</summary>
-    public ChangeFeed.ChangeFeedMode? ChangeFeed { get; }
+    public ChangeFeedMode? ChangeFeed { get; }
 }

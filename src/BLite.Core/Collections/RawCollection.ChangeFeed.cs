@@ -18,6 +18,7 @@ internal sealed partial class RawCollection
     internal bool SetChangeFeed(IPageWriter pages, ChangeFeedMode mode)
     {
         ArgumentNullException.ThrowIfNull(pages);
+        ChangeFeedModes.Checked(mode, nameof(mode));
         var collection = ResolveOrCreate(pages);
         if (collection.ChangeFeed == mode)
         {
@@ -40,7 +41,7 @@ internal sealed partial class RawCollection
         var size = IdDocumentSize(value.Length);
         var idDocument = size <= MaxStackIdDocument ? stackalloc byte[size] : new byte[size];
         WriteIdDocument(idDocument, id.Type, value);
-        _database.ChangeFeed.Record(pages, JournalRecord.Encode(operation, Name, idDocument, document, before, JournalLogRecord.FirstEventAt));
+        _database.ChangeFeed.Record(pages, operation, JournalName, idDocument, document, before);
     }
 
     private void JournalDelete(IPageWriter pages, CollectionInfo collection, ReadOnlySpan<byte> old)
@@ -51,8 +52,13 @@ internal sealed partial class RawCollection
         var idDocument = size <= MaxStackIdDocument ? stackalloc byte[size] : new byte[size];
         WriteIdDocument(idDocument, id.Type, value);
         var before = KeepsBeforeImages(collection) ? old : [];
-        _database.ChangeFeed.Record(pages, JournalRecord.Encode(ChangeOperation.Delete, Name, idDocument, [], before, JournalLogRecord.FirstEventAt));
+        _database.ChangeFeed.Record(pages, ChangeOperation.Delete, JournalName, idDocument, [], before);
     }
+
+    // The name as events carry it, encoded once.
+    private byte[] JournalName => _journalName ??= System.Text.Encoding.UTF8.GetBytes(Name);
+
+    private byte[]? _journalName;
 
     // The id document only lives until it is copied into the event record, so small ones stay on the stack.
     private const int MaxStackIdDocument = 256;

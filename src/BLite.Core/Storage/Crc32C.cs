@@ -27,6 +27,14 @@ internal static class Crc32C
     // Inputs this large are page images, of a handful of sizes; other lengths use one stream
     // rather than let the cache grow.
     private const int MaxCachedShiftLengths = 16;
+
+    // Inputs under the limit are mostly WAL log records (a change feed's events), of every length:
+    // their streams are cut to a multiple of the granularity, so a few tables (nine from 1 KB to 4 KB) serve them
+    // all and the cache stays free for the page sizes; the rest, under 3 x 128 bytes, runs as
+    // one stream. The limit stays below 4,088, the checksummed part of a 4 KiB page, so page
+    // images of every size keep their exact tables.
+    private const int VariableLengthLimit = 4000;
+    private const int VariableStreamGranularity = 128;
     private static readonly ConcurrentDictionary<int, uint[]> s_shiftTables = new();
 
     /// <summary>The standard CRC-32C of <paramref name="data"/> (initial value and final xor 0xFFFFFFFF).</summary>
@@ -58,8 +66,10 @@ internal static class Crc32C
 
     private static uint UpdateInterleaved(uint state, ReadOnlySpan<byte> data)
     {
-        var wordsPerStream = data.Length / (StreamCount * sizeof(ulong));
-        var streamBytes = wordsPerStream * sizeof(ulong);
+        var streamBytes = data.Length < VariableLengthLimit
+            ? data.Length / StreamCount / VariableStreamGranularity * VariableStreamGranularity
+            : data.Length / (StreamCount * sizeof(ulong)) * sizeof(ulong);
+        var wordsPerStream = streamBytes / sizeof(ulong);
         var shift = ShiftTable(streamBytes);
         if (shift is null)
         {

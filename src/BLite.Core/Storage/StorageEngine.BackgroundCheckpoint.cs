@@ -47,6 +47,9 @@ internal sealed partial class StorageEngine
     /// <summary>The WAL device's length, allocated ahead or not (the benchmark's tail profile watches it grow).</summary>
     internal long WalDeviceLength => _walDevice.Length;
 
+    /// <summary>Where the log's next frame goes (the benchmark's tail profile reads how much each commit appended).</summary>
+    internal long WalEnd => Volatile.Read(ref _walEndForBackPressure);
+
     /// <summary>The running background checkpoint, if any (tests wait on it).</summary>
     internal Task BackgroundCheckpointTask
     {
@@ -119,6 +122,7 @@ internal sealed partial class StorageEngine
             }
 
             var started = Stopwatch.GetTimestamp();
+            FoldBeforeCopy();
             long copiedLsn;
             var copied = CopyWithoutWriterSlot();
             // At Normal durability nothing else flushes the log: every frame the commits appended
@@ -165,6 +169,36 @@ internal sealed partial class StorageEngine
 
             _checkpointGate.Release();
             done?.SetResult();
+        }
+    }
+
+    /// <summary>
+    /// Folds the log records waiting now (a change journal's events, often the checkpoint's
+    /// largest write) before the copy: the fold itself needs the writer slot, but its pages are
+    /// then flushed and copied with the others without it, and the finish folds only the records
+    /// committed during the copy.
+    /// </summary>
+    private void FoldBeforeCopy()
+    {
+        lock (_sync)
+        {
+            if (_logRecords.Count == 0 || _logRecords[^1].FoldedAt != long.MaxValue)
+            {
+                return;
+            }
+        }
+
+        _writerSlot.Wait();
+        try
+        {
+            if (!IsClosed && WriteFailure is null)
+            {
+                FoldLogRecordsBeforeCheckpoint();
+            }
+        }
+        finally
+        {
+            _writerSlot.Release();
         }
     }
 

@@ -38,7 +38,7 @@ internal sealed partial class StorageEngine
     /// counters), which the commit statistics do not count. <paramref name="logRecord"/> is the
     /// transaction's log record (see <see cref="SetLogRecordFolder"/>), if it has one.
     /// </summary>
-    internal long AppendCommit(ReadOnlySpan<uint> pageIds, ReadOnlySpan<byte[]> images, in CounterChanges counters, out bool checkpointDue, bool bookkeeping = false, byte[]? logRecord = null)
+    internal long AppendCommit(ReadOnlySpan<uint> pageIds, ReadOnlySpan<byte[]> images, in CounterChanges counters, out bool checkpointDue, bool bookkeeping = false, ReadOnlyMemory<byte> logRecord = default)
     {
         ThrowIfUnwritable();
         if (_publishesInMemory)

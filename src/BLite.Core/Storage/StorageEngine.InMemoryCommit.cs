@@ -56,7 +56,7 @@ internal sealed partial class StorageEngine
     /// be on a file whose every commit logged one page, so the records waiting in memory and the
     /// journal's retention stay bounded as they do there.
     /// </summary>
-    private long PublishInMemory(ReadOnlySpan<uint> pageIds, ReadOnlySpan<byte[]> images, in CounterChanges counters, out bool checkpointDue, bool bookkeeping, byte[]? logRecord)
+    private long PublishInMemory(ReadOnlySpan<uint> pageIds, ReadOnlySpan<byte[]> images, in CounterChanges counters, out bool checkpointDue, bool bookkeeping, ReadOnlyMemory<byte> logRecord)
     {
         lock (_sync)
         {
@@ -68,7 +68,7 @@ internal sealed partial class StorageEngine
 
             PushCounters(counters, seq);
             PushLogRecord(logRecord, seq);
-            if (logRecord is not null)
+            if (!logRecord.IsEmpty)
             {
                 _commitsWithUnfoldedRecords++;
             }

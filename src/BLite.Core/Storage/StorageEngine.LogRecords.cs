@@ -17,7 +17,8 @@ namespace BLite.Core.Storage;
 internal sealed partial class StorageEngine
 {
     private readonly List<LogRecordVersion> _logRecords = [];
-    private Action<WriteTransaction, IReadOnlyList<byte[]>>? _logRecordFolder;
+    private Action<WriteTransaction, IReadOnlyList<ReadOnlyMemory<byte>>>? _logRecordFolder;
+    private Action<ReadOnlyMemory<byte>>? _logRecordReleaser;
     private bool _recoveryFoldPending;
 
     /// <summary>
@@ -27,20 +28,27 @@ internal sealed partial class StorageEngine
     /// </summary>
     internal bool CarriesLogRecords => _file is not Encryption.EncryptedFileDevice && !Options.ReadOnly;
 
-    /// <summary>Registers the routine that writes log records into pages, run in a transaction of its own before every checkpoint.</summary>
-    internal void SetLogRecordFolder(Action<WriteTransaction, IReadOnlyList<byte[]>> fold)
+    /// <summary>
+    /// Registers the routine that writes log records into pages, run in a transaction of its own
+    /// before every checkpoint, and the one told when a committed record is dropped from memory
+    /// (folded, and seen by no snapshot any more), so its owner may reuse the bytes. Both run
+    /// under the writer slot; the releaser also under the engine's lock, so it must be brief.
+    /// </summary>
+    internal void SetLogRecordFolder(Action<WriteTransaction, IReadOnlyList<ReadOnlyMemory<byte>>> fold, Action<ReadOnlyMemory<byte>> release)
     {
         ArgumentNullException.ThrowIfNull(fold);
+        ArgumentNullException.ThrowIfNull(release);
         _logRecordFolder = fold;
+        _logRecordReleaser = release;
     }
 
     /// <summary>
     /// The records of the commits <paramref name="snapshot"/> sees that were not folded into pages
     /// as of it, in commit order (long.MaxValue: every committed one, as the writer sees them).
     /// </summary>
-    internal List<byte[]> LogRecordsAt(long snapshot)
+    internal List<ReadOnlyMemory<byte>> LogRecordsAt(long snapshot)
     {
-        var visible = new List<byte[]>();
+        var visible = new List<ReadOnlyMemory<byte>>();
         lock (_sync)
         {
             foreach (var record in _logRecords)
@@ -59,7 +67,7 @@ internal sealed partial class StorageEngine
     /// The newest of <see cref="LogRecordsAt"/>, or null; found from the end, so a committing
     /// writer pays the same whatever the number of records waiting for the checkpoint.
     /// </summary>
-    internal byte[]? LastLogRecordAt(long snapshot)
+    internal ReadOnlyMemory<byte>? LastLogRecordAt(long snapshot)
     {
         lock (_sync)
         {
@@ -111,17 +119,25 @@ internal sealed partial class StorageEngine
     }
 
     /// <summary>Installs a commit's record and drops those folded before the oldest live snapshot. Call under _sync.</summary>
-    private void PushLogRecord(byte[]? payload, long seq)
+    private void PushLogRecord(ReadOnlyMemory<byte> payload, long seq)
     {
-        if (payload is not null)
+        if (!payload.IsEmpty)
         {
             _logRecords.Add(new LogRecordVersion(seq, payload));
         }
 
         if (_logRecords.Count > 0 && _logRecords[0].FoldedAt != long.MaxValue)
         {
+            // Folds mark every unfolded record, so the folded ones are a prefix, oldest first.
             var oldestLive = OldestLiveSnapshot();
-            _logRecords.RemoveAll(record => record.FoldedAt <= oldestLive);
+            var dropped = 0;
+            while (dropped < _logRecords.Count && _logRecords[dropped].FoldedAt <= oldestLive)
+            {
+                _logRecordReleaser?.Invoke(_logRecords[dropped].Payload);
+                dropped++;
+            }
+
+            _logRecords.RemoveRange(0, dropped);
         }
     }
 
@@ -148,17 +164,17 @@ internal sealed partial class StorageEngine
         transaction.Commit();
         lock (_sync)
         {
-            foreach (var record in _logRecords)
+            for (var i = 0; i < _logRecords.Count; i++)
             {
-                if (record.FoldedAt == long.MaxValue)
+                if (_logRecords[i].FoldedAt == long.MaxValue)
                 {
-                    record.FoldedAt = _writtenSeq;
+                    _logRecords[i] = _logRecords[i] with { FoldedAt = _writtenSeq };
                 }
             }
 
             _commitsWithUnfoldedRecords = 0;
 
-            PushLogRecord(null, _writtenSeq);
+            PushLogRecord(default, _writtenSeq);
         }
 
         return true;
@@ -186,14 +202,12 @@ internal sealed partial class StorageEngine
         return true;
     }
 
-    private sealed class LogRecordVersion(long seq, byte[] payload)
+    // A struct: a commit's record lives until the checkpoint after it, and as an object of its
+    // own each would outlive the young GC generations only to be copied into the old one.
+    private readonly record struct LogRecordVersion(long Seq, ReadOnlyMemory<byte> Payload)
     {
-        public long Seq { get; } = seq;
-
-        public byte[] Payload { get; } = payload;
-
         /// <summary>The commit whose pages hold the record (snapshots from it on read it there); long.MaxValue until folded.</summary>
-        public long FoldedAt { get; set; } = long.MaxValue;
+        public long FoldedAt { get; init; } = long.MaxValue;
 
         public bool IsVisibleAt(long snapshot) => Seq <= snapshot && (FoldedAt == long.MaxValue || FoldedAt > snapshot);
     }

@@ -58,9 +58,10 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
 
     /// <summary>
     /// Bytes logged with the commit in record frames rather than as pages (the change journal's
-    /// events; see <see cref="StorageEngine.SetLogRecordFolder"/>). Set by a participant before the seal.
+    /// events; see <see cref="StorageEngine.SetLogRecordFolder"/>). Set by a participant before the
+    /// seal; empty when there is none. Its bytes must stay unchanged until the engine releases it.
     /// </summary>
-    internal byte[]? LogRecord { get; set; }
+    internal ReadOnlyMemory<byte> LogRecord { get; set; }
 
     /// <summary>
     /// The participant of type <typeparamref name="T"/> attached to this transaction, created by

@@ -57,6 +57,28 @@ public sealed class ChangeJournalTests
     }
 
     [Fact]
+    public void Before_images_without_the_feed_are_refused_when_declared_and_the_catalog_stays_readable()
+    {
+        var declared = Assert.Throws<ArgumentOutOfRangeException>(() => new CollectionDefinition("orders", changeFeed: ChangeFeedMode.BeforeImages));
+        Assert.Contains("before images are kept only with the feed on", declared.Message, StringComparison.Ordinal);
+        Assert.Throws<ArgumentOutOfRangeException>(() => new CollectionDefinition("orders", changeFeed: (ChangeFeedMode)4));
+
+        using var test = new CollectionsTestDatabase(Orders);
+        test.Collection("orders").Insert(new BsonDocument { ["_id"] = 1 });
+        using (var write = test.Database.BeginWrite())
+        {
+            var set = Assert.Throws<ArgumentOutOfRangeException>(() => test.Database.GetRawCollection("orders").SetChangeFeed(write, ChangeFeedMode.BeforeImages));
+            Assert.Equal("mode", set.ParamName);
+            write.Commit();
+        }
+
+        test.Reopen();
+        using var read = test.Database.BeginRead();
+        Assert.Equal(ChangeFeedMode.On, test.Database.GetRawCollection("orders").GetChangeFeed(read));
+        Assert.Equal(1, test.Collection("orders").Count());
+    }
+
+    [Fact]
     public void Collection_without_a_feed_leaves_no_journal()
     {
         using var test = new CollectionsTestDatabase();

@@ -55,6 +55,18 @@ public class Crc32CTests
     }
 
     [Fact]
+    public void Log_record_lengths_below_4000_bytes_use_coarse_streams_and_match_the_reference_at_every_length()
+    {
+        // Records of every length share a few stream lengths; the bytes past the three streams run as one.
+        var data = new byte[4200];
+        new Random(17).NextBytes(data);
+        for (var length = 1020; length <= 4100; length++)
+        {
+            Assert.True(Reference(data.AsSpan(0, length)) == Crc32C.Compute(data.AsSpan(0, length)), $"length {length}");
+        }
+    }
+
+    [Fact]
     public void Many_distinct_large_lengths_are_still_computed_correctly()
     {
         // More lengths than the shift-table cache holds: the rest take the single-stream path.

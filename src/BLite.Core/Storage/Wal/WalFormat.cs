@@ -92,13 +92,18 @@ internal static class WalFormat
         BinaryPrimitives.WriteUInt32LittleEndian(frame[4..], (commit ? CommitFlag : 0) | RecordFlag | ((uint)payloadLength << 8));
     }
 
-    /// <summary>Writes a record block: the payload, zero padding, and the trailer (length and CRC).</summary>
-    public static void WriteRecordBlock(Span<byte> block, ReadOnlySpan<byte> payload)
+    /// <summary>The bytes of a record block after its payload: the zero padding and the trailer (at most 15).</summary>
+    public static int RecordBlockTailSize(int payloadLength) => RecordBlockSize(payloadLength) - payloadLength;
+
+    /// <summary>
+    /// Writes what follows <paramref name="payload"/> in its record block: zero padding, and the
+    /// trailer (length and CRC). The writer sends the payload from where it lies, then this tail.
+    /// </summary>
+    public static void WriteRecordBlockTail(Span<byte> tail, ReadOnlySpan<byte> payload)
     {
-        payload.CopyTo(block);
-        block[payload.Length..^RecordTrailerSize].Clear();
-        BinaryPrimitives.WriteUInt32LittleEndian(block[^RecordTrailerSize..], (uint)payload.Length);
-        BinaryPrimitives.WriteUInt32LittleEndian(block[^4..], Crc32C.Compute(payload));
+        tail[..^RecordTrailerSize].Clear();
+        BinaryPrimitives.WriteUInt32LittleEndian(tail[^RecordTrailerSize..], (uint)payload.Length);
+        BinaryPrimitives.WriteUInt32LittleEndian(tail[^4..], Crc32C.Compute(payload));
     }
 
     /// <summary>Whether a record block is whole: its trailer repeats the header's length, and the payload matches its CRC.</summary>

@@ -18,6 +18,9 @@ internal sealed class WriteAheadLog
     /// slower than the others.
     /// </summary>
     private const long MaximumExtension = 1024 * 1024;
+
+    /// <summary>Room for one record frame's padding and trailer (<see cref="WalFormat.RecordBlockTailSize"/>).</summary>
+    private const int MaxRecordTail = 16;
     private static readonly byte[] ZeroBlock = new byte[64 * 1024];
 
     private readonly IStorageDevice _device;
@@ -106,7 +109,7 @@ internal sealed class WriteAheadLog
         var recordFrames = (records.Length + WalFormat.MaxRecordPayload - 1) / WalFormat.MaxRecordPayload;
         var count = recordFrames + pageIds.Length;
         var headers = ArrayPool<byte>.Shared.Rent(count * WalFormat.FrameHeaderSize);
-        var blocks = recordFrames == 0 ? null : new byte[recordFrames][];
+        var tails = recordFrames == 0 ? null : ArrayPool<byte>.Shared.Rent(recordFrames * MaxRecordTail);
         try
         {
             _segments.Clear();
@@ -116,28 +119,30 @@ internal sealed class WriteAheadLog
             {
                 var header = headers.AsSpan(i * WalFormat.FrameHeaderSize, WalFormat.FrameHeaderSize);
                 var commit = i == count - 1;
-                ReadOnlyMemory<byte> body;
+                _segments.Add(headers.AsMemory(i * WalFormat.FrameHeaderSize, WalFormat.FrameHeaderSize));
                 if (i < recordFrames)
                 {
-                    var payload = records.Span.Slice(i * WalFormat.MaxRecordPayload, Math.Min(WalFormat.MaxRecordPayload, records.Length - (i * WalFormat.MaxRecordPayload)));
-                    var block = ArrayPool<byte>.Shared.Rent(WalFormat.RecordBlockSize(payload.Length));
-                    blocks![i] = block;
-                    body = block.AsMemory(0, WalFormat.RecordBlockSize(payload.Length));
-                    WalFormat.WriteRecordBlock(block.AsSpan(0, body.Length), payload);
+                    // The payload goes out from where it lies; only its padding and trailer are written here.
+                    var payload = records.Slice(i * WalFormat.MaxRecordPayload, Math.Min(WalFormat.MaxRecordPayload, records.Length - (i * WalFormat.MaxRecordPayload)));
+                    var tail = tails.AsMemory(i * MaxRecordTail, WalFormat.RecordBlockTailSize(payload.Length));
+                    WalFormat.WriteRecordBlockTail(tail.Span, payload.Span);
                     WalFormat.WriteRecordFrameHeader(header, payload.Length, commit, seq, Generation, _salt, durableFrames);
+                    checksum = WalFormat.ChainChecksum(checksum, header, tail.Span);
+                    _segments.Add(payload);
+                    _segments.Add(tail);
+                    offset += WalFormat.FrameHeaderSize + payload.Length + tail.Length;
                 }
                 else
                 {
-                    body = images[i - recordFrames];
+                    var image = images[i - recordFrames];
                     WalFormat.WriteFrameHeader(header, pageIds[i - recordFrames], commit, seq, Generation, _salt, durableFrames);
                     imageOffsets[i - recordFrames] = offset + WalFormat.FrameHeaderSize;
+                    checksum = WalFormat.ChainChecksum(checksum, header, image);
+                    _segments.Add(image);
+                    offset += WalFormat.FrameHeaderSize + image.Length;
                 }
 
-                checksum = WalFormat.ChainChecksum(checksum, header, body.Span);
                 WalFormat.SetFrameChecksum(header, checksum);
-                _segments.Add(headers.AsMemory(i * WalFormat.FrameHeaderSize, WalFormat.FrameHeaderSize));
-                _segments.Add(body);
-                offset += WalFormat.FrameHeaderSize + body.Length;
             }
 
             _device.Write(End, _segments);
@@ -156,15 +161,9 @@ internal sealed class WriteAheadLog
         {
             _segments.Clear();
             ArrayPool<byte>.Shared.Return(headers);
-            if (blocks is not null)
+            if (tails is not null)
             {
-                foreach (var block in blocks)
-                {
-                    if (block is not null)
-                    {
-                        ArrayPool<byte>.Shared.Return(block);
-                    }
-                }
+                ArrayPool<byte>.Shared.Return(tails);
             }
         }
     }
