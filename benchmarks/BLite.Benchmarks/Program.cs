@@ -10,7 +10,7 @@ namespace BLite.Benchmarks;
 /// change feed costs (ChangeFeed/ChangeFeedBenchmark); <c>encryption</c> what encryption costs on
 /// writes, plain and encrypted taking turns (Storage/EncryptionWriteComparison); <c>instructions ...</c> is a fixed loop for
 /// counting instructions (Diagnostics/InstructionCountLoop); <c>profile ...</c> repeats one query
-/// scenario for a profiler (Diagnostics/QueryProfileLoop), <c>profile scans ...</c> the status scans at scale (Diagnostics/ScanProfileLoop), <c>profile floor-parts</c> FindById taken apart against MemoryPack (Diagnostics/FloorPartsLoop); <c>query-overhead</c> what a small LINQ
+/// scenario for a profiler (Diagnostics/QueryProfileLoop), <c>profile scans ...</c> the status scans at scale (Diagnostics/ScanProfileLoop), <c>profile deletes ...</c> the in-memory delete at scale (Diagnostics/DeleteProfileLoop), <c>profile floor-parts</c> FindById taken apart against MemoryPack (Diagnostics/FloorPartsLoop); <c>query-overhead</c> what a small LINQ
 /// query costs besides its documents (Diagnostics/QueryOverheadLoop); anything else goes
 /// to BenchmarkDotNet, which finds every benchmark class in this assembly (Comparison, Storage,
 /// Indexing, Serialization...), e.g. <c>-- --filter '*'</c> or <c>-- --list flat</c>.
@@ -37,6 +37,11 @@ internal static class Program
         if (args.Length > 1 && args[0] == "profile" && args[1] == "scans")
         {
             return Diagnostics.ScanProfileLoop.Run(args[2..]);
+        }
+
+        if (args.Length > 1 && args[0] == "profile" && args[1] == "deletes")
+        {
+            return Diagnostics.DeleteProfileLoop.Run(args[2..]);
         }
 
         if (args.Length > 0 && args[0] == "profile")

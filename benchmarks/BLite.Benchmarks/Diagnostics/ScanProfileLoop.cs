@@ -28,48 +28,9 @@ internal static class ScanProfileLoop
 
         var indexed = args.Contains("indexed");
         var engines = args.Skip(2).Where(a => a != "indexed").ToArray();
-        var factories = OrderStores.Offering(StoreDurability.OsBuffered)
-            .Where(f => f.Engine is "BLite" or "SQLite")
-            .Where(f => engines.Length == 0 || engines.Contains(f.Engine, StringComparer.OrdinalIgnoreCase))
-            .ToArray();
         var data = ComparisonDataset.Create(documents, sampleCount: 16);
-        var directory = Path.Combine(Path.GetTempPath(), $"blite-scan-profile-{Environment.ProcessId}");
-        using var stores = new DisposableList<IOrderStore>();
-        try
-        {
-            foreach (var factory in factories)
-            {
-                var store = factory.Create(new OrderStoreOptions(Path.Combine(directory, factory.Engine), StoreDurability.OsBuffered, indexed));
-                stores.Add(store);
-                var loading = Stopwatch.StartNew();
-                data.Populate(store);
-                Console.WriteLine($"{store.Engine}: {documents:N0} orders loaded in {loading.Elapsed.TotalSeconds:F1} s");
-            }
-
-            var scenario = indexed ? "scan-status-indexed" : "scan-status";
-            var found = new List<CustomerOrder>();
-            for (var round = 0; round <= rounds; round++)
-            {
-                foreach (var store in stores)
-                {
-                    var measured = MeasureScan(store, found);
-                    // Round 0 warms up the JIT and the caches; its figures are not printed.
-                    if (round > 0)
-                    {
-                        Console.WriteLine($"{scenario} {store.Engine,-6} {measured}");
-                    }
-                }
-            }
-        }
-        finally
-        {
-            stores.Dispose();
-            if (Directory.Exists(directory))
-            {
-                Directory.Delete(directory, recursive: true);
-            }
-        }
-
+        var found = new List<CustomerOrder>();
+        AlternatingRounds.Run(data, StoreDurability.OsBuffered, indexed, engines, rounds, indexed ? "scan-status-indexed" : "scan-status", store => MeasureScan(store, found));
         return 0;
     }
 

@@ -13,13 +13,15 @@ internal sealed partial class BTree
 
         Span<uint> pathPages = stackalloc uint[MaxDepth];
         Span<int> pathChildIndexes = stackalloc int[MaxDepth];
-        Seek(pages, RootPageId, SeekTarget.Key, key, pathPages, pathChildIndexes, out var level);
+        // The leaf the descent returns is searched and copied as it is: each further lookup of it
+        // (engine lock, page table) would miss the CPU's caches again at 1M documents.
+        var leafImage = Seek(pages, RootPageId, SeekTarget.Key, key, pathPages, pathChildIndexes, out var level);
         var leafId = pathPages[level];
-        var index = BTreeNode.LowerBound(pages.ReadPage(leafId).Span, key, out var found);
-        if (!found)
+        var index = BTreeNode.LowerBound(leafImage.Span, key, out var exists);
+        if (!exists)
             return false;
 
-        var leaf = pages.WritePage(leafId).Span;
+        var leaf = pages.WritePage(leafId, leafImage).Span;
         var chain = BTreeNode.CellOverflowPage(BTreeNode.Cell(leaf, index));
         if (chain != 0)
             OverflowChain.Free(pages, chain);

@@ -26,15 +26,17 @@ internal sealed partial class BTree
 
         Span<uint> pathPages = stackalloc uint[MaxDepth];
         Span<int> pathChildIndexes = stackalloc int[MaxDepth];
-        Seek(pages, RootPageId, SeekTarget.Key, key, pathPages, pathChildIndexes, out var level);
+        // Searched (and copied, for an insert that fits) as the descent returned it, without
+        // looking the same page up again.
+        var leafImage = Seek(pages, RootPageId, SeekTarget.Key, key, pathPages, pathChildIndexes, out var level);
         var leafId = pathPages[level];
-        var index = BTreeNode.LowerBound(pages.ReadPage(leafId).Span, key, out var found);
+        var index = BTreeNode.LowerBound(leafImage.Span, key, out var found);
         if (found ? !replace : !insertIfAbsent)
             return false;
 
         var inline = (long)BTreeNode.CellHeaderSize + key.Length + value.Length <= MaxCellSize(payloadSize);
         var cellSize = BTreeNode.CellHeaderSize + key.Length + (inline ? value.Length : BTreeNode.OverflowReferenceSize);
-        if (inline && !found && TryInsertIntoLeaf(pages.WritePage(leafId).Span, index, cellSize, key, value))
+        if (inline && !found && TryInsertIntoLeaf(pages.WritePage(leafId, leafImage).Span, index, cellSize, key, value))
             return true;
 
         byte[]? rented = null;

@@ -10,6 +10,13 @@ internal interface IPageWriter : IPageReader
     /// </summary>
     Memory<byte> WritePage(uint pageId);
 
+    /// <summary>
+    /// <see cref="WritePage(uint)"/> for a page this transaction has just read:
+    /// <paramref name="read"/> is what <see cref="IPageReader.ReadPage"/> returned for it, so a
+    /// first write can copy that image instead of looking the page up again.
+    /// </summary>
+    Memory<byte> WritePage(uint pageId, ReadOnlyMemory<byte> read) => WritePage(pageId);
+
     /// <summary>A page taken from the free list (or the end of the file), zeroed and already writable.</summary>
     uint AllocatePage();
 

@@ -20,6 +20,10 @@ internal sealed partial class StorageEngine
     /// <summary>Pages whose chain still holds versions older than the head, kept for some live snapshot.</summary>
     private readonly HashSet<uint> _pagesWithHistory = [];
     private long _historyPrunedAt;
+
+    // 1 while _pagesWithHistory may hold versions kept for some snapshot, or while a commit is
+    // deciding which to keep; read without the lock by a reader that ends (see EndRead).
+    private int _historyHeld;
     private long _inMemoryCommits;
     private int _commitsWithUnfoldedRecords;
 
@@ -92,6 +96,11 @@ internal sealed partial class StorageEngine
     /// </summary>
     private void ReleaseUnseenVersions(ReadOnlySpan<uint> pageIds)
     {
+        // Raised with a full fence before the readers' counts are read: a reader whose end this
+        // commit misses (it still counts here and keeps versions for it) then sees the flag after
+        // its own decrement and releases them itself (the same store-then-load pairing as the
+        // lock-free registration).
+        Interlocked.Exchange(ref _historyHeld, 1);
         var oldestLive = OldestLiveSnapshot();
         long[]? live = null;
         foreach (var pageId in pageIds)
@@ -116,6 +125,16 @@ internal sealed partial class StorageEngine
             }
         }
 
+        ReleaseHistory(oldestLive, live);
+    }
+
+    /// <summary>
+    /// Once the oldest live snapshot has moved past the one the last release saw, prunes every
+    /// page that kept versions for older snapshots. Versions kept only for a snapshot between
+    /// two live ones go when the oldest moves past them or their page is next written. Call under _sync.
+    /// </summary>
+    private void ReleaseHistory(long oldestLive, long[]? live)
+    {
         if (_pagesWithHistory.Count > 0 && oldestLive > _historyPrunedAt)
         {
             var snapshots = live ?? LiveSnapshots();
@@ -125,6 +144,21 @@ internal sealed partial class StorageEngine
                 return _pages.Head(pageId)?.Older is null;
             });
             _historyPrunedAt = oldestLive;
+        }
+
+        Volatile.Write(ref _historyHeld, _pagesWithHistory.Count > 0 ? 1 : 0);
+    }
+
+    /// <summary>
+    /// Run by the last reader of a snapshot no longer published: releases at once what only that
+    /// snapshot (and older, ended ones) kept, rather than at the next commit, so memory held for a
+    /// long reader returns when it ends even if no write follows. Call under _sync.
+    /// </summary>
+    private void ReleaseHistoryAfterRead()
+    {
+        if (!_disposed && _pagesWithHistory.Count > 0)
+        {
+            ReleaseHistory(OldestLiveSnapshot(), null);
         }
     }
 

@@ -100,8 +100,9 @@ internal sealed partial class StorageEngine
                 return published;
             }
 
-            // Retired before the count could be seen: no pruner has to know about it.
-            Interlocked.Decrement(ref published.Count);
+            // Retired before the count could be seen; a pruner that saw it anyway kept versions
+            // for it, which ending it as a read releases.
+            EndRead(published);
             Interlocked.Increment(ref _registrationRetries);
         }
 
@@ -117,11 +118,16 @@ internal sealed partial class StorageEngine
     /// <summary>Ends a reader registered by <see cref="EnterRead(out uint)"/>.</summary>
     internal void EndRead(SnapshotReaders readers)
     {
+        if (Interlocked.Decrement(ref readers.Count) != 0)
+        {
+            return;
+        }
+
         // Pinned versions are released by the reader that ends their snapshot; without pins (the
         // common case) there is nothing to prune, so no lock. A pin made just after this check
         // for this snapshot is dropped by the checkpoint that made it (it prunes every page it
         // pinned) or by the next prune, as before.
-        if (Interlocked.Decrement(ref readers.Count) == 0 && _pages.HasPins)
+        if (_pages.HasPins)
         {
             lock (_sync)
             {
@@ -129,6 +135,17 @@ internal sealed partial class StorageEngine
                 {
                     _pages.PrunePinnedPages(LiveSnapshots());
                 }
+            }
+        }
+
+        // In memory, versions kept for this snapshot go with its last reader. Only the last reader
+        // of a snapshot already replaced by a commit, while some page holds history, takes the
+        // lock: at most once per such commit. The published snapshot is live anyway.
+        if (Volatile.Read(ref _historyHeld) != 0 && !ReferenceEquals(Volatile.Read(ref _published), readers))
+        {
+            lock (_sync)
+            {
+                ReleaseHistoryAfterRead();
             }
         }
     }
@@ -219,6 +236,8 @@ internal sealed partial class StorageEngine
             {
                 _pages.PrunePinnedPages(LiveSnapshots());
             }
+
+            ReleaseHistoryAfterRead();
         }
     }
 

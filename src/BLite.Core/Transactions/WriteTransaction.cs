@@ -1,3 +1,4 @@
+using System.Runtime.InteropServices;
 using BLite.Core.Storage;
 using BLite.Core.Storage.Paging;
 
@@ -110,6 +111,27 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
     {
         ThrowIfNotActive();
         ThrowIfNotLivePage(pageId);
+        return new Memory<byte>(Writable(pageId), 0, PagePayloadSize);
+    }
+
+    public Memory<byte> WritePage(uint pageId, ReadOnlyMemory<byte> read)
+    {
+        ThrowIfNotActive();
+        ThrowIfNotLivePage(pageId);
+
+        // A page not yet written was read from its committed image (a whole page-sized array),
+        // which the copy can take as it is; anything else goes the usual way.
+        if (!_dirty.ContainsKey(pageId)
+            && MemoryMarshal.TryGetArray(read, out var segment)
+            && segment.Offset == 0
+            && segment.Array!.Length == _engine.PageSize)
+        {
+            var image = _engine.RentPageImage();
+            segment.Array.CopyTo(image, 0);
+            _dirty[pageId] = image;
+            return new Memory<byte>(image, 0, PagePayloadSize);
+        }
+
         return new Memory<byte>(Writable(pageId), 0, PagePayloadSize);
     }
 

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using BLite.Bson;
 using BLite.Core.ChangeFeed;
 using BLite.Core.Collections;
@@ -260,19 +261,89 @@ public sealed class InMemoryCommitTests
         Assert.All(pages, page => Assert.Equal(InitialBalance, Balance(longReader, page)));
         Assert.Equal(Accounts * InitialBalance, pages.Sum(page => Balance(middleReader!, page)));
 
+        var commits = engine.InMemoryCommits;
+        Assert.Contains(pages, page => engine.PageVersionCount(page) == 3);
+
+        // No commit follows: ending the long reader releases what only it saw, and the middle
+        // reader keeps its snapshot.
         longReader.Dispose();
+        Assert.All(pages, page => Assert.InRange(engine.PageVersionCount(page), 1, 2));
+        Assert.Equal(Accounts * InitialBalance, pages.Sum(page => Balance(middleReader!, page)));
+        Assert.True(engine.GetStatistics().CachedBytes <= settled + ((long)Accounts * engine.PageSize));
+
         middleReader!.Dispose();
-
-        // The next commit touches one page; the versions every other page kept for the readers go too.
-        using (var tx = engine.BeginWrite())
-        {
-            SetBalance(tx, pages[0], Balance(tx, pages[0]));
-            tx.Commit();
-        }
-
+        Assert.Equal(commits, engine.InMemoryCommits);
         Assert.All(pages, page => Assert.Equal(1, engine.PageVersionCount(page)));
         Assert.Equal(settled, engine.GetStatistics().CachedBytes);
         engine.Verify().ThrowIfInvalid();
+    }
+
+    [Fact]
+    public async Task Versions_go_with_the_last_reader_that_sees_them_while_commits_and_readers_run()
+    {
+        using var engine = OpenEngine();
+        var pages = CreateAccounts(engine);
+        var settled = engine.GetStatistics().CachedBytes;
+        const int minimumTransfers = 1500;
+        const int wantedOverlaps = 20;
+        var writerDone = 0;
+        var snapshotsChecked = 0;
+        var readsOverlappingCommits = 0;
+
+        // Runs until readers have been overtaken by commits often enough (bounded in time, in case
+        // the scheduler starves them).
+        var writer = Task.Run(() =>
+        {
+            var deadline = Stopwatch.StartNew();
+            for (var i = 0; i < minimumTransfers || (Volatile.Read(ref readsOverlappingCommits) < wantedOverlaps && deadline.Elapsed < TimeSpan.FromSeconds(30)); i++)
+            {
+                Transfer(engine, pages, i);
+            }
+
+            Volatile.Write(ref writerDone, 1);
+        });
+
+        // Readers of different lengths: each sums every account; some wait halfway for commits to
+        // pass them, so their snapshot is retired while they read and pages keep versions for it.
+        var readers = Enumerable.Range(0, 3).Select(r => Task.Run(() =>
+        {
+            var round = 0;
+            do
+            {
+                using var read = engine.BeginRead();
+                var total = 0L;
+                for (var i = 0; i < Accounts; i++)
+                {
+                    total += Balance(read, pages[i]);
+                    if (i == Accounts / 2 && (round + r) % 3 == 0)
+                    {
+                        var seen = engine.InMemoryCommits;
+                        if (SpinWait.SpinUntil(() => engine.InMemoryCommits > seen + 2 || Volatile.Read(ref writerDone) == 1, TimeSpan.FromSeconds(10))
+                            && engine.InMemoryCommits > seen + 2
+                            && pages.Max(engine.PageVersionCount) >= 2)
+                        {
+                            Interlocked.Increment(ref readsOverlappingCommits);
+                        }
+                    }
+                }
+
+                Assert.Equal(Accounts * InitialBalance, total);
+                Interlocked.Increment(ref snapshotsChecked);
+                round++;
+            }
+            while (Volatile.Read(ref writerDone) == 0);
+        })).ToArray();
+
+        await Task.WhenAll(readers.Append(writer));
+
+        // Readers held older versions while commits ran; every reader has ended and no commit
+        // came after the last ones: nothing but the newest version of each page is left.
+        Assert.True(readsOverlappingCommits >= wantedOverlaps, $"{readsOverlappingCommits} reads were overtaken by commits");
+        Assert.True(snapshotsChecked > readsOverlappingCommits);
+        Assert.All(pages, page => Assert.Equal(1, engine.PageVersionCount(page)));
+        Assert.Equal(settled, engine.GetStatistics().CachedBytes);
+        using var final = engine.BeginRead();
+        Assert.Equal(Accounts * InitialBalance, pages.Sum(page => Balance(final, page)));
     }
 
     [Fact]
