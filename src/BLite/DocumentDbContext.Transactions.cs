@@ -15,9 +15,24 @@ public abstract partial class DocumentDbContext
 {
     private readonly AsyncLocal<TransactionSlot?> _currentTransaction = new();
 
+    // Transactions of this context made and not yet ended, in any flow. While there are none no
+    // flow can have one, and an operation skips the AsyncLocal lookup (a visible share of a
+    // read by id once any AsyncLocal has been set on the thread).
+    private int _activeTransactions;
+
     /// <summary>The open transaction of the calling flow, if any.</summary>
     public DocumentTransaction? CurrentTransaction =>
-        _currentTransaction.Value?.Transaction is { IsActive: true } transaction ? transaction : null;
+        Volatile.Read(ref _activeTransactions) != 0
+        && _currentTransaction.Value?.Transaction is { IsActive: true } transaction ? transaction : null;
+
+    /// <summary>Transactions made and not yet ended (for tests: it must return to 0 however they end).</summary>
+    internal int ActiveTransactionCount => Volatile.Read(ref _activeTransactions);
+
+    /// <summary>Called once by each transaction when it is made, before it is published to a flow.</summary>
+    internal void TransactionStarted() => Interlocked.Increment(ref _activeTransactions);
+
+    /// <summary>Called once by each transaction when it stops being active.</summary>
+    internal void TransactionEnded() => Interlocked.Decrement(ref _activeTransactions);
 
     /// <summary>
     /// Starts a write transaction (waiting for the single writer slot) that every operation of this

@@ -16,7 +16,8 @@ public ref partial struct BsonSpanReader
     private int _position;
     private int _end;
     private int _depth;
-    private ContainerEnds _parentEnds;
+    private InlineContainerEnds _parentEnds;
+    private int[]? _deeperParentEnds;
     private readonly BsonStringTable? _strings;
 
     public BsonSpanReader(ReadOnlySpan<byte> source)
@@ -34,8 +35,8 @@ public ref partial struct BsonSpanReader
         _data = source;
         _end = source.Length;
         _strings = strings;
-        // Not chained to the constructor above: the JIT would build the reader, hundreds of
-        // bytes with its nesting stack, in a temporary and copy it.
+        // Not chained to the constructor above: the JIT would build the reader in a temporary and
+        // copy it.
     }
 
     /// <summary>Offset of the next byte to read, from the start of the source span.</summary>
@@ -171,7 +172,15 @@ public ref partial struct BsonSpanReader
             ThrowTooDeep(start);
         }
 
-        Unsafe.Add(ref _parentEnds[0], depth) = _end;
+        if (depth < InlineDepth)
+        {
+            Unsafe.Add(ref _parentEnds[0], depth) = _end;
+        }
+        else
+        {
+            PushDeep(depth);
+        }
+
         _depth = depth + 1;
         _end = start + length;
         _position = start + 4;
@@ -197,9 +206,17 @@ public ref partial struct BsonSpanReader
         }
 
         _position = _end;
-        _end = Unsafe.Add(ref _parentEnds[0], --depth);
+        --depth;
+        _end = depth < InlineDepth ? Unsafe.Add(ref _parentEnds[0], depth) : _deeperParentEnds![depth - InlineDepth];
         _depth = depth;
     }
+
+    // Out of line: documents nest this deep rarely, and the array is allocated only for them.
+    // A copy of the reader shares the array, which is safe for the read-ahead copies take (they
+    // only go deeper than where they were copied, writing levels the original has not reached).
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void PushDeep(int depth) =>
+        (_deeperParentEnds ??= new int[BsonLimits.MaxDepth - InlineDepth])[depth - InlineDepth] = _end;
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private readonly void ThrowCannotExit()
@@ -246,8 +263,15 @@ public ref partial struct BsonSpanReader
     private static void ThrowUnknownType(byte code, int offset) =>
         throw new BsonFormatException($"Unknown C-BSON type code 0x{code:X2}", offset);
 
-    [InlineArray(BsonLimits.MaxDepth)]
-    private struct ContainerEnds
+    /// <summary>
+    /// Levels whose enclosing ends live in the reader itself. Every reader is zeroed when it is
+    /// made, so a stack for all <see cref="BsonLimits.MaxDepth"/> levels cost every read of a
+    /// document hundreds of bytes of clearing; deeper levels go to an array made on first use.
+    /// </summary>
+    internal const int InlineDepth = 16;
+
+    [InlineArray(InlineDepth)]
+    private struct InlineContainerEnds
     {
         private int _element0;
     }

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using BLite.Core.Storage;
 
 namespace BLite.Core.BTrees;
@@ -92,13 +93,21 @@ internal sealed partial class BTree
             return true;
         }
 
+        result = ReadOverflow(pages, BTreeNode.OverflowPage(page, index), length, state, read);
+        return true;
+    }
+
+    // Out of line: its pooled buffer and try/finally would otherwise take the JIT's inlining
+    // budget of every point read, leaving the span and slot accessors above as calls.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static TResult ReadOverflow<TState, TResult>(IPageReader pages, uint firstPage, int length, TState state, Func<ReadOnlySpan<byte>, TState, TResult> read)
+    {
         var buffer = ArrayPool<byte>.Shared.Rent(length);
         try
         {
             var value = buffer.AsSpan(0, length);
-            OverflowChain.Read(pages, BTreeNode.OverflowPage(page, index), value);
-            result = read(value, state);
-            return true;
+            OverflowChain.Read(pages, firstPage, value);
+            return read(value, state);
         }
         finally
         {

@@ -134,6 +134,7 @@ internal static class IdValues<TId>
     }
 
     /// <summary>The same key as <see cref="EncodeKey"/>, held inline unless it is a long string (a lookup then allocates nothing).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static PrimaryKeyBytes EncodeKeyBytes(TId id)
     {
         if (typeof(TId) == typeof(ObjectId))

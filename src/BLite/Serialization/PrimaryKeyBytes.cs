@@ -27,25 +27,52 @@ internal struct PrimaryKeyBytes
 
     public static PrimaryKeyBytes FromArray(byte[] encoded) => new() { _array = encoded, _length = encoded.Length };
 
-    public static PrimaryKeyBytes Of(ObjectId id) => Encode(id, static (ref KeyWriter writer, ObjectId value) => writer.WriteObjectId(value));
+    public static PrimaryKeyBytes Of(ObjectId id) => Encode<ObjectId, ObjectIdKey>(id);
 
-    public static PrimaryKeyBytes Of(Guid id) => Encode(id, static (ref KeyWriter writer, Guid value) => writer.WriteGuid(value));
+    public static PrimaryKeyBytes Of(Guid id) => Encode<Guid, GuidKey>(id);
 
-    public static PrimaryKeyBytes Of(long id) => Encode(id, static (ref KeyWriter writer, long value) => writer.WriteInt64(value));
+    public static PrimaryKeyBytes Of(long id) => Encode<long, Int64Key>(id);
 
     /// <summary>Only for strings of at most <see cref="MaxInlineStringLength"/> characters.</summary>
-    public static PrimaryKeyBytes OfShortString(string id) => Encode(id, static (ref KeyWriter writer, string value) => writer.WriteString(value));
+    public static PrimaryKeyBytes OfShortString(string id) => Encode<string, StringKey>(id);
 
-    private static PrimaryKeyBytes Encode<TId>(TId id, WriteKey<TId> write)
+    // The encoder is a struct type argument, not a delegate: each instantiation is compiled on its
+    // own with the write inlined, and the key is written straight into the value returned.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static PrimaryKeyBytes Encode<TId, TEncoder>(TId id)
+        where TEncoder : struct, IKeyEncoder<TId>
     {
         var key = default(PrimaryKeyBytes);
         var writer = new KeyWriter(key._inline);
-        write(ref writer, id);
+        TEncoder.Write(ref writer, id);
         key._length = writer.BytesWritten;
         return key;
     }
 
-    private delegate void WriteKey<TId>(ref KeyWriter writer, TId id);
+    private interface IKeyEncoder<TId>
+    {
+        static abstract void Write(ref KeyWriter writer, TId id);
+    }
+
+    private struct ObjectIdKey : IKeyEncoder<ObjectId>
+    {
+        public static void Write(ref KeyWriter writer, ObjectId id) => writer.WriteObjectId(id);
+    }
+
+    private struct GuidKey : IKeyEncoder<Guid>
+    {
+        public static void Write(ref KeyWriter writer, Guid id) => writer.WriteGuid(id);
+    }
+
+    private struct Int64Key : IKeyEncoder<long>
+    {
+        public static void Write(ref KeyWriter writer, long id) => writer.WriteInt64(id);
+    }
+
+    private struct StringKey : IKeyEncoder<string>
+    {
+        public static void Write(ref KeyWriter writer, string id) => writer.WriteString(id);
+    }
 
     [InlineArray(InlineCapacity)]
     private struct InlineBytes

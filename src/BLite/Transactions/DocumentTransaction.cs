@@ -29,12 +29,14 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
     {
         Context = context;
         _write = write;
+        context.TransactionStarted();
     }
 
     internal DocumentTransaction(DocumentDbContext context, Providers.IStoreTransaction storeTransaction)
     {
         Context = context;
         _storeTransaction = storeTransaction;
+        context.TransactionStarted();
     }
 
     public DocumentDbContext Context { get; }
@@ -57,7 +59,7 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
                 _write!.Commit();
             }
 
-            _state = Committed;
+            End(Committed);
         }
         catch
         {
@@ -86,7 +88,7 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
                 await _write!.CommitAsync(cancellationToken).ConfigureAwait(false);
             }
 
-            _state = Committed;
+            End(Committed);
         }
         catch
         {
@@ -111,7 +113,7 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
                 return;
             }
 
-            _state = RolledBack;
+            End(RolledBack);
             if (_storeTransaction is { } store)
             {
                 store.Rollback();
@@ -208,8 +210,15 @@ public sealed class DocumentTransaction : IDisposable, IAsyncDisposable
     {
         if (_state == Active)
         {
-            _state = Failed;
+            End(Failed);
         }
+    }
+
+    /// <summary>Leaves Active (under the gate, so once) and tells the context, which counts active transactions.</summary>
+    private void End(int state)
+    {
+        _state = state;
+        Context.TransactionEnded();
     }
 
     private void ThrowIfNotActive()

@@ -63,6 +63,33 @@ public class LentReaderTests
     }
 
     [Fact]
+    public void A_lent_reader_ends_once_whether_or_not_the_operation_disposes_it_and_not_from_another_thread()
+    {
+        using var db = new TestDatabase();
+        Commit(db.Engine, 1);
+
+        var (error, usableAfter, activeInside) = db.Engine.Read(db.Engine, static (pages, engine) =>
+        {
+            Exception? caught = null;
+            var thread = new Thread(() => caught = Record(() => ((IDisposable)pages).Dispose()));
+            thread.Start();
+            thread.Join();
+            var value = PageData.Read(pages, PageIds.Catalog);
+            var active = engine.GetStatistics().ActiveReaders;
+            ((IDisposable)pages).Dispose();
+            ((IDisposable)pages).Dispose();
+            return (caught, value, active);
+        });
+
+        Assert.IsType<InvalidOperationException>(error);
+        Assert.Equal(1, usableAfter);
+        Assert.Equal(1, activeInside);
+        Assert.Equal(0, db.Engine.GetStatistics().ActiveReaders);
+        Assert.Equal(1, db.Engine.Read(0, static (pages, _) => PageData.Read(pages, PageIds.Catalog)));
+        Assert.Equal(0, db.Engine.GetStatistics().ActiveReaders);
+    }
+
+    [Fact]
     public void Nested_reads_get_their_own_reader_and_the_outer_one_stays_usable()
     {
         using var db = new TestDatabase();

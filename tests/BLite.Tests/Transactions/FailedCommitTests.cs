@@ -82,6 +82,7 @@ public sealed class FailedCommitTests
         tx.Dispose();
 
         Assert.False(tx.IsActive);
+        Assert.Equal(0, db.ActiveTransactionCount);
         var reuse = Assert.Throws<InvalidOperationException>(tx.Commit);
         Assert.Contains("commit failed", reuse.Message, StringComparison.Ordinal);
     }
@@ -92,6 +93,7 @@ public sealed class FailedCommitTests
         Assert.Contains(where, exception.Message, StringComparison.Ordinal);
         Assert.Contains("No space left on device", exception.Message, StringComparison.Ordinal);
         Assert.Null(db.CurrentTransaction);
+        Assert.Equal(0, db.ActiveTransactionCount);
 
         var refused = Assert.Throws<BLiteException>(() => db.Orders.Insert(Orders.Create(3)));
         Assert.Contains("after an earlier failure", refused.Message, StringComparison.Ordinal);
