@@ -169,6 +169,36 @@ public sealed class JournalLogRecordTests
     }
 
     [Fact]
+    public void A_poller_asked_where_to_start_opens_again_when_the_writer_checkpoints_under_it()
+    {
+        using var directory = new TempDirectory();
+        var path = Path.Combine(directory.Path, "feed.blite");
+        using var writer = DocumentDatabase.Open(path, new StorageOptions { Durability = Durability.Normal }, Collections);
+        InsertTransactions(writer, 4);
+        writer.Checkpoint();
+        var opens = 0;
+        var poller = new ChangeFeedPoller(path)
+        {
+            AfterOpen = _ =>
+            {
+                if (++opens == 1)
+                {
+                    InsertOne(writer, 1000, events: 1);
+                    writer.Checkpoint();
+                }
+            },
+        };
+
+        var now = poller.Resolve(ChangeFeedStart.Now);
+        var hasFeed = poller.HasChangeFeed("orders");
+
+        Assert.Equal(2 + 1, opens);
+        Assert.Equal(ChangeFeedToken.AfterTransaction(5), now);
+        Assert.True(hasFeed);
+        Assert.Equal(5UL, writer.GetJournalBounds().LastSequence);
+    }
+
+    [Fact]
     public void A_log_of_version_2_holding_page_frames_only_is_still_recovered()
     {
         var options = new StorageOptions { Durability = Durability.Full };
