@@ -130,16 +130,6 @@ internal sealed partial class RawCollection
         return new IndexKeyCursor(TreeCursor.Open(BTree.Open(index!.RootPageId), pages, ToEntryRange(fieldKeyRange), descending));
     }
 
-    /// <summary>
-    /// Walks the primary keys of several field-key ranges of one secondary index through one
-    /// finger (null when the collection does not exist). Throws when the index does not exist.
-    /// </summary>
-    internal IndexKeyProbe? ProbeIndexKeys(IPageReader pages, string indexName)
-    {
-        var (index, collection) = OpenIndexScan(pages, indexName, KeyRange.All);
-        return collection is null ? null : new IndexKeyProbe(new BTreeFinger(BTree.Open(index!.RootPageId), pages), pages);
-    }
-
     /// <summary>Reads documents by the primary keys an index gave, through one finger (null when the collection does not exist).</summary>
     internal DocumentProbe? ProbeDocuments(IPageReader pages)
     {

@@ -24,22 +24,13 @@ internal sealed class IndexJoinScan
         _documents = _keys.Count == 0 ? null : collection.ProbeDocuments(pages);
     }
 
-    /// <summary>
-    /// The runs' primary keys, read from the index entries alone through one finger (the runs
-    /// come in ascending order), sorted and distinct.
-    /// </summary>
+    /// <summary>The runs' primary keys, read from the index entries alone, sorted and distinct.</summary>
     public static PrimaryKeyBuffer GatherKeys(RawCollection collection, IPageReader pages, string indexName, IReadOnlyList<ScanRun> runs)
     {
         var keys = new PrimaryKeyBuffer();
-        var entries = collection.ProbeIndexKeys(pages, indexName);
-        if (entries is null)
-        {
-            return keys;
-        }
-
         foreach (var run in runs)
         {
-            entries.Start(run.Range);
+            var entries = collection.ScanIndexKeys(pages, indexName, run.Range);
             while (entries.MoveNext())
             {
                 keys.Add(entries.PrimaryKey);
