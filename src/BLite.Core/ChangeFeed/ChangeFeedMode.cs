@@ -21,11 +21,15 @@ internal static class ChangeFeedModes
     /// </summary>
     public static ChangeFeedMode Checked(ChangeFeedMode mode, string parameterName)
     {
-        if ((mode & ~(ChangeFeedMode.On | ChangeFeedMode.BeforeImages)) != 0 || mode == ChangeFeedMode.BeforeImages)
+        if (mode != ChangeFeedMode.Off && !IsStorable(mode))
         {
             throw new ArgumentOutOfRangeException(parameterName, mode, $"Change feed mode {mode} is not valid: before images are kept only with the feed on (On | BeforeImages).");
         }
 
         return mode;
     }
+
+    /// <summary>Whether a catalog record may hold <paramref name="mode"/> for a collection with a feed: On, with or without before images.</summary>
+    public static bool IsStorable(ChangeFeedMode mode) =>
+        (mode & ~(ChangeFeedMode.On | ChangeFeedMode.BeforeImages)) == 0 && (mode & ChangeFeedMode.On) != 0;
 }

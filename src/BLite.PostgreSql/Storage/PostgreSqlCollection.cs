@@ -98,21 +98,33 @@ internal sealed partial class PostgreSqlCollection<TId, T> : ICollectionStore<TI
             return JsonbText.Write(_jsonb, document);
         }
 
-        using var bson = DocumentBuffer.Rent();
-        var writer = new BsonSpanWriter(bson);
-        _collection.Mapper.Serialize(document, ref writer);
-        writer.Flush();
+        using var bson = SerializeBson(document);
         return JsonbText.Write(bson.WrittenSpan, _store.Context.FieldDictionary);
     }
 
     /// <summary>The document as the mapper writes it, for messages that name its values.</summary>
     private BsonDocument ToBsonDocument(T document)
     {
-        using var bson = DocumentBuffer.Rent();
-        var writer = new BsonSpanWriter(bson);
-        _collection.Mapper.Serialize(document, ref writer);
-        writer.Flush();
+        using var bson = SerializeBson(document);
         return BsonDocument.FromBytes(bson.WrittenSpan, _store.Context.FieldDictionary);
+    }
+
+    /// <summary>The mapper's C-BSON of <paramref name="document"/> in a rented buffer the caller disposes.</summary>
+    private DocumentBuffer SerializeBson(T document)
+    {
+        var bson = DocumentBuffer.Rent();
+        try
+        {
+            var writer = new BsonSpanWriter(bson);
+            _collection.Mapper.Serialize(document, ref writer);
+            writer.Flush();
+            return bson;
+        }
+        catch
+        {
+            bson.Dispose();
+            throw;
+        }
     }
 
     internal T Deserialize(byte[] jsonb)

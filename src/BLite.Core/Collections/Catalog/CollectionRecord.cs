@@ -151,7 +151,7 @@ internal static class CollectionRecord
             if (record[0] == ChangeFeedRecordVersion)
             {
                 changeFeed = (ChangeFeedMode)record[offset++];
-                if ((changeFeed & ~(ChangeFeedMode.On | ChangeFeedMode.BeforeImages)) != 0 || (changeFeed & ChangeFeedMode.On) == 0)
+                if (!ChangeFeedModes.IsStorable(changeFeed))
                 {
                     throw Corrupt(name, filePath, $"change feed flags 0x{(byte)changeFeed:X2} are invalid");
                 }
