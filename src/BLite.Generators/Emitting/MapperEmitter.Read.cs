@@ -116,8 +116,8 @@ internal sealed partial class MapperEmitter
     /// <summary>
     /// Reads a member whose initializer made a new, empty instance (the parser checked that no
     /// constructor touches it): that instance is filled rather than replaced, saving the allocation
-    /// of another and the garbage of the first. A list or set already holding items (a second
-    /// field of the same name) is replaced, so the result always holds exactly the stored items.
+    /// of another and the garbage of the first. A list, set or dictionary already holding items (a
+    /// second field of the same name) is replaced, so the result always holds exactly the stored items.
     /// </summary>
     private void ReadIntoInitializerValue(MemberSpec member, int index, string label)
     {
@@ -139,6 +139,11 @@ internal sealed partial class MapperEmitter
             w.Open("else");
             w.Line($"{target} = {ReadCall(value.TypeIndex, polymorphic: false)};");
             w.Close();
+        }
+        else if (value.Kind == ValueKind.Dictionary)
+        {
+            w.Line($"{MemberReader}ExpectType(ref reader, type, {BsonTypePrefix}Document, {Literals.String(label)});");
+            ReadDictionary(value, target, label, fillsInitializer: true);
         }
         else
         {
@@ -372,7 +377,12 @@ internal sealed partial class MapperEmitter
         return items;
     }
 
-    private void ReadDictionary(ValueSpec value, string target, string label)
+    /// <summary>
+    /// Reads an embedded document into a new dictionary, or with <paramref name="fillsInitializer"/>
+    /// into the empty one <paramref name="target"/> already holds (one holding entries, from a
+    /// second field of the same name, is replaced).
+    /// </summary>
+    private void ReadDictionary(ValueSpec value, string target, string label, bool fillsInitializer = false)
     {
         var w = _writer;
         var element = value.Element!;
@@ -380,7 +390,18 @@ internal sealed partial class MapperEmitter
         var entryType = Temp("entryType");
         var entryId = Temp("entryId");
         var item = Temp("item");
-        w.Line($"var {dictionary} = new global::System.Collections.Generic.Dictionary<string, {element.AnnotatedTypeName}>({MemberReader}CountDocumentFields(reader));");
+        var created = $"new global::System.Collections.Generic.Dictionary<string, {element.AnnotatedTypeName}>";
+        if (fillsInitializer)
+        {
+            w.Line($"var {dictionary}Count = {MemberReader}CountDocumentFields(reader);");
+            w.Line($"var {dictionary} = {target} is {{ Count: 0 }} {dictionary}Given ? {dictionary}Given : {created}({dictionary}Count);");
+            w.Line($"{dictionary}.EnsureCapacity({dictionary}Count);");
+        }
+        else
+        {
+            w.Line($"var {dictionary} = {created}({MemberReader}CountDocumentFields(reader));");
+        }
+
         w.Line("reader.ReadDocumentStart();");
         w.Open($"while (reader.TryReadFieldHeader(out var {entryType}, out var {entryId}))");
         w.Line($"var {item}Key = {MemberReader}ReadDictionaryKey(_fieldDictionary, {entryId}, {Literals.String(label)});");

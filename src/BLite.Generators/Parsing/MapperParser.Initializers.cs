@@ -39,10 +39,11 @@ internal sealed partial class MapperParser
         return false;
     }
 
-    /// <summary>Values a reader can fill in place: a list or set, or an object read member by member into an existing instance.</summary>
+    /// <summary>Values a reader can fill in place: a list, set or dictionary, or an object read member by member into an existing instance.</summary>
     private bool IsFillable(ValueSpec value) => value.Kind switch
     {
         ValueKind.Collection => value.Collection is CollectionKind.List or CollectionKind.HashSet,
+        ValueKind.Dictionary => value.Collection == CollectionKind.Dictionary,
         ValueKind.Object => !value.IsPolymorphic && _types[value.TypeIndex] is { } nested && FillsInPlace(nested),
         _ => false,
     };

@@ -25,9 +25,10 @@ public sealed class InitializerFillTests
             Home = new CountedPlace { City = "Oslo", Country = "NO" },
             Work = new CountedPlace { City = "Turku", Country = "FI" },
             Optional = ["x"],
+            Counts = new() { ["a"] = 1, ["b"] = 2 },
         };
-        var empty = new FreshInitializers { Id = 2, Tags = [], Stops = [], Lucky = [], Optional = [] };
-        var nulls = new FreshInitializers { Id = 3, Tags = null!, Stops = null!, Lucky = null!, Home = null!, Work = null!, Optional = null };
+        var empty = new FreshInitializers { Id = 2, Tags = [], Stops = [], Lucky = [], Optional = [], Counts = [] };
+        var nulls = new FreshInitializers { Id = 3, Tags = null!, Stops = null!, Lucky = null!, Home = null!, Work = null!, Optional = null, Counts = null! };
 
         RoundTrip.AssertRoundTrips(mapper, full);
         var emptyCopy = RoundTrip.AssertRoundTrips(mapper, empty);
@@ -36,6 +37,8 @@ public sealed class InitializerFillTests
         Assert.NotNull(emptyCopy.Tags);
         Assert.Empty(emptyCopy.Tags);
         Assert.Empty(emptyCopy.Lucky);
+        Assert.Empty(emptyCopy.Counts);
+        Assert.Null(nullCopy.Counts);
         Assert.Null(nullCopy.Tags);
         Assert.Null(nullCopy.Stops);
         Assert.Null(nullCopy.Lucky);
@@ -94,26 +97,10 @@ public sealed class InitializerFillTests
         var country = _dictionary.GetOrAdd("Country");
         var bytes = RoundTrip.Document((ref BsonSpanWriter writer) =>
         {
-            writer.WriteFieldHeader(BsonType.Array, tags);
-            var first = writer.BeginArray();
-            writer.WriteItemHeader(BsonType.String);
-            writer.WriteString("first");
-            writer.EndArray(first);
-            writer.WriteFieldHeader(BsonType.Array, tags);
-            var second = writer.BeginArray();
-            writer.WriteItemHeader(BsonType.String);
-            writer.WriteString("second");
-            writer.EndArray(second);
-            writer.WriteFieldHeader(BsonType.Document, home);
-            var firstHome = writer.BeginDocument();
-            writer.WriteFieldHeader(BsonType.String, country);
-            writer.WriteString("SE");
-            writer.EndDocument(firstHome);
-            writer.WriteFieldHeader(BsonType.Document, home);
-            var secondHome = writer.BeginDocument();
-            writer.WriteFieldHeader(BsonType.String, city);
-            writer.WriteString("Malmö");
-            writer.EndDocument(secondHome);
+            WriteArrayOfOne(ref writer, tags, "first");
+            WriteArrayOfOne(ref writer, tags, "second");
+            WriteDocumentOfOne(ref writer, home, country, "SE");
+            WriteDocumentOfOne(ref writer, home, city, "Malmö");
         });
 
         var copy = RoundTrip.FromBytes(mapper, bytes);
@@ -135,16 +122,19 @@ public sealed class InitializerFillTests
             SharedTags = ["mine"],
             Home = new CountedPlace { Country = "DK" },
             Copied = ["copied"],
+            Seeded = new() { ["stored"] = 2 },
         };
 
         var copy = RoundTrip.AssertRoundTrips(mapper, stored);
-        var empty = RoundTrip.AssertRoundTrips(mapper, new PrefilledInitializers { Id = 7, Defaults = [], Seeds = [], SharedTags = [], Copied = [] });
+        var empty = RoundTrip.AssertRoundTrips(mapper, new PrefilledInitializers { Id = 7, Defaults = [], Seeds = [], SharedTags = [], Copied = [], Seeded = [] });
 
         Assert.Equal(["stored"], copy.Defaults);
         Assert.Equal([3], copy.Seeds);
         Assert.Equal(["mine"], copy.SharedTags);
         Assert.Empty(empty.Defaults);
         Assert.Empty(empty.Seeds);
+        Assert.Equal(new Dictionary<string, int> { ["stored"] = 2 }, copy.Seeded);
+        Assert.Empty(empty.Seeded);
         Assert.NotSame(PrefilledInitializers.Shared, empty.SharedTags);
         Assert.Empty(PrefilledInitializers.Shared);
     }
@@ -168,14 +158,7 @@ public sealed class InitializerFillTests
     {
         var mapper = new ConstructorTouchedInitializersDocumentMapper(_dictionary);
         var tags = _dictionary.GetOrAdd("Tags");
-        var bytes = HomeWithCountryOnly("IS", (ref BsonSpanWriter writer) =>
-        {
-            writer.WriteFieldHeader(BsonType.Array, tags);
-            var array = writer.BeginArray();
-            writer.WriteItemHeader(BsonType.String);
-            writer.WriteString("stored");
-            writer.EndArray(array);
-        });
+        var bytes = HomeWithCountryOnly("IS", (ref BsonSpanWriter writer) => WriteArrayOfOne(ref writer, tags, "stored"));
 
         var copy = RoundTrip.FromBytes(mapper, bytes);
 
@@ -192,11 +175,25 @@ public sealed class InitializerFillTests
         return RoundTrip.Document((ref BsonSpanWriter writer) =>
         {
             before?.Invoke(ref writer);
-            writer.WriteFieldHeader(BsonType.Document, home);
-            var token = writer.BeginDocument();
-            writer.WriteFieldHeader(BsonType.String, countryId);
-            writer.WriteString(country);
-            writer.EndDocument(token);
+            WriteDocumentOfOne(ref writer, home, countryId, country);
         });
+    }
+
+    private static void WriteArrayOfOne(ref BsonSpanWriter writer, ushort field, string item)
+    {
+        writer.WriteFieldHeader(BsonType.Array, field);
+        var token = writer.BeginArray();
+        writer.WriteItemHeader(BsonType.String);
+        writer.WriteString(item);
+        writer.EndArray(token);
+    }
+
+    private static void WriteDocumentOfOne(ref BsonSpanWriter writer, ushort field, ushort innerField, string value)
+    {
+        writer.WriteFieldHeader(BsonType.Document, field);
+        var token = writer.BeginDocument();
+        writer.WriteFieldHeader(BsonType.String, innerField);
+        writer.WriteString(value);
+        writer.EndDocument(token);
     }
 }

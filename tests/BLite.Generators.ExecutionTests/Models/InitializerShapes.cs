@@ -37,6 +37,7 @@ public sealed class FreshInitializers
     public CountedPlace Home { get; set; } = new();
     public CountedPlace Work = new CountedPlace();
     public List<string>? Optional { get; set; } = [];
+    public Dictionary<string, int> Counts { get; set; } = [];
 }
 
 /// <summary>Initializers that put items or values in, or share one instance: the stored value must replace them.</summary>
@@ -51,6 +52,7 @@ public sealed class PrefilledInitializers
     public List<string> SharedTags { get; set; } = Shared;
     public CountedPlace Home { get; set; } = new() { City = "Oslo" };
     public List<string> Copied { get; set; } = new List<string>(Shared);
+    public Dictionary<string, int> Seeded { get; set; } = new() { ["seed"] = 1 };
 }
 
 /// <summary>A constructor body may change what the initializer made, so nothing is filled in place.</summary>

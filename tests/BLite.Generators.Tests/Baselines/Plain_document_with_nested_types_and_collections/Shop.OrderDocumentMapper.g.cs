@@ -423,7 +423,9 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
                     else
                     {
                         global::BLite.Bson.Mapping.BsonMemberReader.ExpectType(ref reader, type, global::BLite.Bson.BsonType.Document, "Order.Attributes");
-                        var dictionary19 = new global::System.Collections.Generic.Dictionary<string, string>(global::BLite.Bson.Mapping.BsonMemberReader.CountDocumentFields(reader));
+                        var dictionary19Count = global::BLite.Bson.Mapping.BsonMemberReader.CountDocumentFields(reader);
+                        var dictionary19 = result.Attributes is { Count: 0 } dictionary19Given ? dictionary19Given : new global::System.Collections.Generic.Dictionary<string, string>(dictionary19Count);
+                        dictionary19.EnsureCapacity(dictionary19Count);
                         reader.ReadDocumentStart();
                         while (reader.TryReadFieldHeader(out var entryType20, out var entryId21))
                         {
