@@ -53,7 +53,7 @@ internal sealed partial class MapperParser
     /// can work on an instance made elsewhere. A type still being built (a recursive reference) is not
     /// known yet and is not filled.
     /// </summary>
-    internal static bool FillsInPlace(ObjectTypeSpec type)
+    private static bool FillsInPlace(ObjectTypeSpec type)
     {
         if (type.IsValueType || !type.CanConstruct || type.IsPolymorphic || type.ConstructorParameterCount != 0)
         {
