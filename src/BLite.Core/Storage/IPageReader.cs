@@ -37,4 +37,11 @@ internal interface IPageReader
         value = 0;
         return false;
     }
+
+    /// <summary>
+    /// The registration every reader of this same committed snapshot shares, whose
+    /// <see cref="StorageEngine.SnapshotReaders.Memo"/> a layer above may fill with what it derived
+    /// from the snapshot's pages; null for a reader that sees uncommitted writes (a write transaction).
+    /// </summary>
+    StorageEngine.SnapshotReaders? SharedSnapshot => null;
 }

@@ -70,6 +70,25 @@ internal sealed class CatalogStore
 
     public CatalogSnapshot GetSnapshot(IPageReader pages)
     {
+        // Every reader of one committed snapshot sees the same catalog: the first to resolve it
+        // leaves it on the snapshot's registration, and the others skip reading page 1.
+        var shared = pages.SharedSnapshot;
+        if (shared?.Memo is SnapshotCatalog memo && ReferenceEquals(memo.Store, this))
+        {
+            return memo.Catalog;
+        }
+
+        var snapshot = ReadSnapshot(pages);
+        if (shared is not null)
+        {
+            shared.Memo = new SnapshotCatalog(this, snapshot);
+        }
+
+        return snapshot;
+    }
+
+    private CatalogSnapshot ReadSnapshot(IPageReader pages)
+    {
         var generation = CatalogAnchor.ReadGeneration(pages.ReadPage(PageIds.Catalog).Span);
         var latest = _latest;
         if (latest is not null && latest.Generation == generation)
@@ -86,6 +105,8 @@ internal sealed class CatalogStore
         Remember(loaded);
         return loaded;
     }
+
+    private sealed record SnapshotCatalog(CatalogStore Store, CatalogSnapshot Catalog);
 
     /// <summary>Field names in id order, exactly as persisted.</summary>
     public static List<string> LoadFieldNames(IPageReader pages, string filePath, bool acceptSeparateNumberKeys = false)
