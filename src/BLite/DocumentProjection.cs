@@ -51,16 +51,21 @@ public sealed class DocumentProjection<TId, T, TResult>
     {
         if (_typed is { } typed)
         {
-            (var hit, result) = _collection.Context.Read((Typed: typed, Collection: _collection, Key: _collection.LookupKey(id)),
-                static (pages, s) => (s.Collection.Documents.TryReadById(pages, s.Key.Span, s.Typed,
-                    static (bytes, typed) => typed.Read(bytes), out var built), built));
+            // The id, not its encoded key, travels in the state (see DocumentCollection.FindByIdCore).
+            (var hit, result) = _collection.Context.Read((Typed: typed, Collection: _collection, Id: id), static (pages, s) =>
+            {
+                var key = s.Collection.LookupKey(s.Id);
+                return (s.Collection.Documents.TryReadById(pages, key.Span, s.Typed, static (bytes, typed) => typed.Read(bytes), out var built), built);
+            });
             return hit;
         }
 
-        var key = _collection.LookupKey(id);
-        var found = _collection.Context.Read((Projection: this, Key: key),
-            static (pages, s) => s.Projection._collection.Documents.TryReadById(pages, s.Key.Span, s.Projection,
-                static (bytes, projection) => projection.ReadRow(bytes), out var row) ? row : null);
+        var found = _collection.Context.Read((Projection: this, Id: id), static (pages, s) =>
+        {
+            var key = s.Projection._collection.LookupKey(s.Id);
+            return s.Projection._collection.Documents.TryReadById(pages, key.Span, s.Projection,
+                static (bytes, projection) => projection.ReadRow(bytes), out var row) ? row : null;
+        });
         result = found is null ? default! : Build(found);
         return found is not null;
     }

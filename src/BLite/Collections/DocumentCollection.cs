@@ -182,6 +182,17 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     /// <summary>The encoded primary key of an id, held by value (no array for native ids) so reads and deletes by id allocate nothing for it.</summary>
     internal PrimaryKeyBytes LookupKey(TId id) => _ids.EncodeKeyBytes(id);
 
+    /// <summary>
+    /// The document with this id as <paramref name="pages"/> sees it. The key is encoded here, inside
+    /// the read, rather than carried in its state: an inline key is 80 bytes, and a state holding it
+    /// was zeroed and copied at every layer between the call and the read.
+    /// </summary>
+    internal T? FindByIdCore(Core.Storage.IPageReader pages, TId id)
+    {
+        var key = LookupKey(id);
+        return FindByIdCore(pages, key.Span);
+    }
+
     internal T? FindByIdCore(Core.Storage.IPageReader pages, ReadOnlySpan<byte> key) =>
         Documents.TryReadById(pages, key, this, static (bytes, collection) => collection.Deserialize(bytes), out var document) ? document : null;
 }
