@@ -72,19 +72,27 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     public ReadOnlyMemory<byte> ReadPage(uint pageId)
     {
         var engine = Engine;
+        return new ReadOnlyMemory<byte>(ReadImage(engine, pageId), 0, engine.PagePayloadSize);
+    }
+
+    public ReadOnlySpan<byte> ReadPageSpan(uint pageId)
+    {
+        var engine = Engine;
+        return new ReadOnlySpan<byte>(ReadImage(engine, pageId), 0, engine.PagePayloadSize);
+    }
+
+    private byte[] ReadImage(StorageEngine engine, uint pageId)
+    {
         PageGuards.ThrowIfNotUserPage(pageId, PageCount);
         if (engine.TryGetHotPage(pageId, Snapshot, out var image))
         {
             // Counted here and added once at the end: an atomic add per page read was a visible
             // share of a point read.
             UncountedMemoHits++;
-        }
-        else
-        {
-            image = engine.GetImage(pageId, Snapshot);
+            return image;
         }
 
-        return new ReadOnlyMemory<byte>(image, 0, engine.PagePayloadSize);
+        return engine.GetImage(pageId, Snapshot);
     }
 
     public ReadOnlyMemory<byte> ReadPageTransient(uint pageId, ref byte[]? scratch)

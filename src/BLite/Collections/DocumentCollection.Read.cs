@@ -14,7 +14,7 @@ public sealed partial class DocumentCollection<TId, T>
         }
 
         var started = BLiteTelemetry.StartOperation();
-        var document = _context.Read((Collection: this, Id: id), static (pages, s) => s.Collection.FindByIdCore(pages, s.Id));
+        var document = _context.Read((Collection: this, Id: id), _findById);
         Measured(started, "find_by_id");
         return document;
     }

@@ -31,6 +31,13 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     private Providers.ICollectionStore<TId, T>? _store;
     private readonly Core.ChangeFeed.ChangeFeedMode _changeFeed;
 
+    // Held per collection rather than in the compiler's static lambda caches: those belong to a
+    // generic class shared by every reference type, and each FindById paid a runtime lookup of
+    // their statics to reach them.
+    private readonly Func<Core.Storage.IPageReader, (DocumentCollection<TId, T> Collection, TId Id), T?> _findById =
+        static (pages, s) => s.Collection.FindByIdCore(pages, s.Id);
+    private readonly Func<ReadOnlySpan<byte>, DocumentCollection<TId, T>, T> _deserialize = static (bytes, collection) => collection.Deserialize(bytes);
+
     internal DocumentCollection(DocumentDbContext context, string name, IDocumentMapper<TId, T> mapper, IReadOnlyList<IndexDeclaration> indexes, IdConverter<TId>? idConverter, IReadOnlyList<VectorIndexDeclaration>? vectorIndexes = null, Core.ChangeFeed.ChangeFeedMode changeFeed = Core.ChangeFeed.ChangeFeedMode.Off)
     {
         _changeFeed = changeFeed;
@@ -194,5 +201,5 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
     }
 
     internal T? FindByIdCore(Core.Storage.IPageReader pages, ReadOnlySpan<byte> key) =>
-        Documents.TryReadById(pages, key, this, static (bytes, collection) => collection.Deserialize(bytes), out var document) ? document : null;
+        Documents.TryReadById(pages, key, this, _deserialize, out var document) ? document : null;
 }

@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Collections.Concurrent;
+using System.Runtime.CompilerServices;
 using System.Text;
 using BLite.Bson;
 using BLite.Core.BTrees;
@@ -78,6 +79,14 @@ internal sealed class CatalogStore
             return memo.Catalog;
         }
 
+        return ReadAndRemember(pages, shared);
+    }
+
+    // Out of line: it runs once per snapshot, and inlined into every point read it took the
+    // inlining budget the lookup's own small accessors need.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private CatalogSnapshot ReadAndRemember(IPageReader pages, StorageEngine.SnapshotReaders? shared)
+    {
         var snapshot = ReadSnapshot(pages);
         if (shared is not null)
         {
