@@ -12,7 +12,8 @@ namespace BLite.Core.Transactions;
 /// <remarks>
 /// <see cref="StorageEngine.Read{TState, TResult}"/> recycles one instance per thread so a point
 /// read allocates nothing. A recycled instance belongs to the thread that made it (its thread id
-/// and statistics slot are taken once, not per read) and drops its engine when idle (an idle per-thread spare must not keep a closed engine and its cache alive);
+/// and statistics slot are taken once, not per read) and drops its engine when idle (an idle
+/// per-thread spare must not keep a closed engine and its cache alive);
 /// a reference kept past the call finds it disposed, or on another thread, and throws rather than
 /// read the later snapshot it may since have been re-armed with.
 /// </remarks>
