@@ -141,6 +141,46 @@ public sealed class PointReadMemoTests
         Assert.Equal(0, database.Storage.GetStatistics().ActiveReaders);
     }
 
+    [Fact]
+    public void A_lent_reader_handed_to_another_thread_is_refused_by_a_point_read_though_its_catalog_is_already_resolved()
+    {
+        using var test = new CollectionsTestDatabase();
+        test.Collection("items").Insert(new BsonDocument { ["_id"] = 1, ["v"] = "x" });
+        var raw = test.Database.GetRawCollection("items");
+
+        var (foundHere, memo, errors) = test.Database.Read(raw, static (pages, collection) =>
+        {
+            var found = collection.TryReadById(pages, Key(1), 0, static (bytes, _) => bytes.Length, out _);
+            var caught = new List<Exception?>();
+            var thread = new Thread(() =>
+            {
+                caught.Add(Record(() => collection.TryReadById(pages, Key(1), 0, static (bytes, _) => bytes.Length, out _)));
+                caught.Add(Record(() => collection.ContainsId(pages, Key(1))));
+            });
+            thread.Start();
+            thread.Join();
+            return (found, pages.SharedSnapshot!.Memo, caught);
+        });
+
+        Assert.True(foundHere);
+        Assert.NotNull(memo);
+        Assert.Equal(2, errors.Count);
+        Assert.All(errors, error => Assert.IsType<InvalidOperationException>(error));
+    }
+
+    private static Exception? Record(Action action)
+    {
+        try
+        {
+            action();
+            return null;
+        }
+        catch (Exception exception)
+        {
+            return exception;
+        }
+    }
+
     private static string ReadV(DocumentDatabase database, RawCollection raw) =>
         database.Read((Collection: raw, Fields: database.Fields), static (pages, s) =>
             s.Collection.TryFindById(pages, Key(1), out var bytes) ? BsonDocument.FromBytes(bytes.Span, s.Fields)["v"].AsString : "missing");
