@@ -49,6 +49,7 @@ internal static class QueryOverheadLoop
                 return db.Orders.Query().Where(o => accounts.Contains(o.Account!.Id)).Select(o => o.Id).ToList().Count;
             }),
             ("two-hop (orders materialized)", i => peer.OrdersOfCity(LinkedDataset.City(i % LinkedDataset.Cities))),
+            ("two-hop, compiled queries", i => peer.OrdersOfCityCompiled(LinkedDataset.City(i % LinkedDataset.Cities))),
         ];
 
         var batch = Math.Max(10, 2000 * 1000 / documents);
