@@ -85,6 +85,15 @@ public static class CompiledQuery
         return (context, first, second) => Single<TContext, TResult>(template, context, [first, second]);
     }
 
+    /// <summary>A query returning one value, with three parameters.</summary>
+    public static Func<TContext, TParam1, TParam2, TParam3, TResult> Compile<TContext, TParam1, TParam2, TParam3, TResult>(
+        Expression<Func<TContext, TParam1, TParam2, TParam3, TResult>> query)
+        where TContext : class
+    {
+        var template = new CompiledQueryTemplate<TContext>(query);
+        return (context, first, second, third) => Single<TContext, TResult>(template, context, [first, second, third]);
+    }
+
     private static IEnumerable<TResult> Sequence<TContext, TResult>(CompiledQueryTemplate<TContext> template, TContext context, object?[] arguments)
         where TContext : class
     {

@@ -105,6 +105,14 @@ public sealed class CompiledQueryTests : IDisposable
             Assert.Equal(_db.Clients.Query().Where(c => c.City == city).OrderBy(c => c.Name).FirstOrDefault()?.Id, first(_db, city)?.Id);
         }
 
+        var countBetween = CompiledQuery.Compile((ReferenceContext db, decimal low, decimal high, string prefix) =>
+            db.Purchases.Query().Count(p => p.Total >= low && p.Total < high && p.Number.StartsWith(prefix)));
+        foreach (var (low, high, prefix) in new[] { (0m, 100m, "P0"), (100m, 400m, "P01"), (450m, 451m, "P"), (10m, 5m, "P") })
+        {
+            Assert.Equal(_db.Purchases.Query().Count(p => p.Total >= low && p.Total < high && p.Number.StartsWith(prefix)), countBetween(_db, low, high, prefix));
+        }
+
+        Assert.True(countBetween(_db, 0m, 1000m, "P0") > 50);
         Assert.True(any(_db, 10m));
         Assert.False(any(_db, 10_000m));
         Assert.Equal(0, count(_db, "Nara"));
