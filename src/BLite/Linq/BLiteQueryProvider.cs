@@ -79,6 +79,12 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     public IEnumerable<TElement> ExecuteSequence<TElement>(TranslatedQuery translated, object?[] values)
     {
         var parameters = translated.Bind(values, _source.FieldPaths as IQueryValueConverter);
+        return QueryExecutor.DocumentsOnly(_source, translated, parameters) as IEnumerable<TElement>
+            ?? Rows<TElement>(translated, values, parameters);
+    }
+
+    private IEnumerable<TElement> Rows<TElement>(TranslatedQuery translated, object?[] values, BsonValue[] parameters)
+    {
         foreach (var row in QueryExecutor.Rows(_source, translated, values, parameters, sourceRows: null))
         {
             yield return (TElement)row!;
