@@ -94,11 +94,15 @@ public static class CompiledQuery
         return (context, first, second, third) => Single<TContext, TResult>(template, context, [first, second, third]);
     }
 
+    /// <summary>Deferred, as a plain query is: it runs when enumerated (each time), not when the delegate is called.</summary>
     private static IEnumerable<TResult> Sequence<TContext, TResult>(CompiledQueryTemplate<TContext> template, TContext context, object?[] arguments)
         where TContext : class
     {
         var (provider, translated) = template.For(context);
-        return provider.ExecuteSequence<TResult>(translated, template.Values(arguments));
+        foreach (var row in provider.ExecuteSequence<TResult>(translated, template.Values(arguments)))
+        {
+            yield return row;
+        }
     }
 
     private static TResult Single<TContext, TResult>(CompiledQueryTemplate<TContext> template, TContext context, object?[] arguments)

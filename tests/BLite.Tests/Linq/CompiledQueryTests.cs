@@ -166,6 +166,21 @@ public sealed class CompiledQueryTests : IDisposable
     }
 
     [Fact]
+    public void A_compiled_sequence_runs_when_enumerated_each_time_as_a_plain_query_does()
+    {
+        using var transaction = _db.BeginTransaction();
+        var compiled = ClientsOfCity(_db, "Nara");
+        var plain = _db.Clients.Query().Where(c => c.City == "Nara").Select(c => c.Id);
+        var client = new Client { Name = "late", City = "Nara" };
+        _db.Clients.Insert(client);
+        Assert.Equal([client.Id], plain.ToList());
+        Assert.Equal([client.Id], compiled.ToList());
+        _db.Clients.Delete(client.Id);
+        Assert.Empty(compiled);
+        transaction.Commit();
+    }
+
+    [Fact]
     public void A_value_the_lambda_captures_is_read_when_the_query_is_compiled()
     {
         var city = "Oslo";
