@@ -1,76 +1,20 @@
 using BLite.Core.BTrees;
 using BLite.Core.Storage;
+using static BLite.Core.Tests.BTrees.FingerChecks;
 
 namespace BLite.Core.Tests.BTrees;
 
 /// <summary>
-/// A path finger (the join's) answers point lookups exactly as a descent from the root would, in any key order:
-/// keys in the last leaf, in either neighbour, several leaves away, under another branch, or
-/// absent; and a seek followed by the leaf links walks the entries a cursor walks.
+/// What only the join's path finger does (the lookups both fingers share are in
+/// <see cref="BTreeFingerTests"/>): trees of several branch levels grown by splits, repeated keys
+/// and keys between leaves, pages read through a scratch buffer, and a seek followed by the leaf
+/// links walking the entries a cursor walks.
 /// </summary>
 public sealed class BTreePathFingerTests
 {
-    private const int Keys = 2000;
+    private static void AssertSameAsDescent(InMemoryPages pages, BTree tree, IEnumerable<long> probes, IPageReader? fingerPages = null) =>
+        FingerChecks.AssertSameAsDescent(pages, tree, probes, new BTreePathFinger(tree, fingerPages ?? pages).TryGet);
 
-    private static (InMemoryPages Pages, BTree Tree) EvenKeys()
-    {
-        var pages = new InMemoryPages(pagePayloadSize: 1024);
-        var tree = BTree.Create(pages);
-        for (var i = 0; i < Keys; i++)
-        {
-            Assert.True(tree.Insert(pages, TestKeys.Int(i * 2), TestKeys.Value(20 + (i % 40), i)));
-        }
-
-        return (pages, tree);
-    }
-
-    private static void AssertSameAsDescent(InMemoryPages pages, BTree tree, IEnumerable<long> probes, IPageReader? fingerPages = null)
-    {
-        var finger = new BTreePathFinger(tree, fingerPages ?? pages);
-        var found = 0;
-        foreach (var probe in probes)
-        {
-            var key = TestKeys.Int(probe);
-            var expected = tree.TryGet(pages, key, out var expectedValue);
-            Assert.Equal(expected, finger.TryGet(key, out var value));
-            Assert.Equal(expectedValue.ToArray(), value.ToArray());
-            found += expected ? 1 : 0;
-        }
-
-        Assert.True(found > 0, "no probe hit a key");
-    }
-
-    [Fact]
-    public void Ascending_probes_with_gaps_and_misses_match_a_descent()
-    {
-        var (pages, tree) = EvenKeys();
-        Assert.True(BTreeVerifier.Verify(pages, tree.RootPageId).OwnedPages.Count > 20, "the tree should span many leaves");
-
-        AssertSameAsDescent(pages, tree, Enumerable.Range(-3, (Keys * 2) + 6).Select(i => (long)i));
-        AssertSameAsDescent(pages, tree, Enumerable.Range(0, Keys / 7).Select(i => (long)i * 14));
-        AssertSameAsDescent(pages, tree, Enumerable.Range(0, Keys / 97).Select(i => (long)i * 194));
-    }
-
-    [Fact]
-    public void Descending_and_random_probes_match_a_descent()
-    {
-        var (pages, tree) = EvenKeys();
-
-        AssertSameAsDescent(pages, tree, Enumerable.Range(-3, (Keys * 2) + 6).Reverse().Select(i => (long)i));
-        var random = new Random(15);
-        AssertSameAsDescent(pages, tree, Enumerable.Range(0, 3000).Select(_ => (long)random.Next(-10, (Keys * 2) + 10)));
-    }
-
-    [Fact]
-    public void An_empty_tree_finds_nothing()
-    {
-        var pages = new InMemoryPages();
-        var tree = BTree.Create(pages);
-        var finger = new BTreePathFinger(tree, pages);
-
-        Assert.False(finger.TryGet(TestKeys.Int(1), out _));
-        Assert.False(finger.TryGet(TestKeys.Int(0), out _));
-    }
     [Fact]
     public void A_tree_of_several_branch_levels_grown_by_splits_answers_like_a_descent()
     {
