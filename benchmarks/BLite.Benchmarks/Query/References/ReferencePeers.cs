@@ -31,6 +31,16 @@ public sealed class BLiteReferencePeer : IReferencePeer
 
     public string Engine => "BLite";
 
+    /// <summary>Pages read so far, from the page cache or its lock-free memo (a diagnostic: work done, whatever the load).</summary>
+    internal long PageReads
+    {
+        get
+        {
+            var storage = _db.Engine.Storage;
+            return storage.CacheHits + storage.CacheMisses;
+        }
+    }
+
     public int IncludeAccounts()
     {
         var checksum = 0;
