@@ -22,7 +22,7 @@ internal sealed partial class RawCollection
             return false;
         }
 
-        return CountRead(PrimaryHandle(collection).TryGet(pages, primaryKey, out document));
+        return CountRead(pages, PrimaryHandle(collection).TryGet(pages, primaryKey, out document));
     }
 
     /// <summary>
@@ -40,7 +40,7 @@ internal sealed partial class RawCollection
             return false;
         }
 
-        return CountRead(PrimaryHandle(collection).TryRead(pages, primaryKey, state, read, out result));
+        return CountRead(pages, PrimaryHandle(collection).TryRead(pages, primaryKey, state, read, out result));
     }
 
     /// <summary>Whether a document has this primary key: one tree descent; the document is never read, however large.</summary>
