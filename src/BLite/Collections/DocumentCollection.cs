@@ -168,23 +168,21 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
         return paths;
     }
 
-    internal T Deserialize(ReadOnlySpan<byte> document)
-    {
-        var reader = new BsonSpanReader(document);
-        return Mapper.Deserialize(ref reader);
-    }
-
     /// <summary>
-    /// One document of a result of many: its short strings come from the thread's
-    /// <see cref="BsonStringTable"/>, so a value repeated across the result is one instance and a
-    /// large result keeps (and the collector copies) far fewer objects. A single read by id does
-    /// not use it: nothing there repeats, and the lookups would only add to its cost.
+    /// A stored document as <typeparamref name="T"/>. Its short strings come from the thread's
+    /// <see cref="BsonStringTable"/>, so a value repeated across the documents the thread reads (a
+    /// status, a name, a tag) is one instance: a large result keeps (and the collector copies) far
+    /// fewer objects, and a read by id allocates less. A value seen for the first time costs a
+    /// hash and a slot write more than decoding it alone (about 3.5 ns).
     /// </summary>
-    internal T DeserializeInResult(ReadOnlySpan<byte> document)
+    internal T Deserialize(ReadOnlySpan<byte> document)
     {
         var reader = new BsonSpanReader(document, BsonStringTable.ForCurrentThread);
         return Mapper.Deserialize(ref reader);
     }
+
+    /// <summary>One document of a result of many; the same as <see cref="Deserialize"/>.</summary>
+    internal T DeserializeInResult(ReadOnlySpan<byte> document) => Deserialize(document);
 
     /// <summary>The encoded primary key of an id, held by value (no array for native ids) so reads and deletes by id allocate nothing for it.</summary>
     internal PrimaryKeyBytes LookupKey(TId id) => _ids.EncodeKeyBytes(id);
