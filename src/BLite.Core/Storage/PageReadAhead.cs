@@ -1,3 +1,6 @@
+using BLite.Core.Storage.Devices;
+using BLite.Core.Storage.Paging;
+
 namespace BLite.Core.Storage;
 
 /// <summary>
@@ -6,14 +9,18 @@ namespace BLite.Core.Storage;
 /// consecutive database-file pages read with one device read once the scan's misses move forward
 /// through the file. The leaves of a tree filled in key order lie in ascending page order (a split
 /// of the rightmost leaf takes the next free page), so a scan over such a tree meets most of its
-/// next leaves already in the window, and pays one system call per window instead of one per page.
+/// next leaves already in the window and pays one system call per window instead of one per page.
+/// While the scan works through one window, the next is read (and its pages' checksums computed)
+/// on a thread-pool thread, so the copy out of the OS cache overlaps the scan's own work.
 /// </summary>
 /// <remarks>
-/// The window's bytes are private to the scan and only describe the file as of the epoch they were
-/// read in (<see cref="WindowEpoch"/>): the engine serves a page from the window only while its
-/// snapshot says the page lives in the file and no checkpoint has written the file since, and
-/// checks the page's checksum each time it serves it. Memory returned from either buffer is valid
-/// until the owner's next read, as for <see cref="IPageReader.ReadPageTransient"/>.
+/// A window's bytes are private to the scan and describe the file only as of the epoch they were
+/// read in: the engine serves a page from a window only while the scan's snapshot says the page
+/// lives in the file and no checkpoint has written the file since the read began, and serves it only
+/// once its checksum has matched (computed by the background read, or else as it is served).
+/// Memory returned from any buffer is valid until the owner's next read, as for
+/// <see cref="IPageReader.ReadPageTransient"/>: the next read may refill the buffer it came from.
+/// Used by one thread at a time, as the cursor that owns it.
 /// </remarks>
 internal sealed class PageReadAhead
 {
@@ -28,35 +35,35 @@ internal sealed class PageReadAhead
 
     private bool _missed;
     private uint _lastMiss;
+    private Window? _current;
+    private Window? _next;
+    private Task? _nextRead;
 
     /// <summary>The buffer for one page read out of sequence (allocated on first use, then reused).</summary>
     public byte[]? Scratch;
 
-    /// <summary>Consecutive file pages from <see cref="WindowFirst"/>; null until the first forward run.</summary>
-    internal byte[]? Window { get; private set; }
-
-    internal uint WindowFirst { get; private set; }
-
-    /// <summary>Whole pages the last window read holds (fewer than <see cref="WindowPages"/> at the end of the file).</summary>
-    internal int WindowCount { get; private set; }
-
-    /// <summary>The engine's file epoch the window was read in.</summary>
-    internal long WindowEpoch { get; private set; }
-
-    /// <summary>The window's bytes of <paramref name="pageId"/>, when it holds that page as the file was in <paramref name="fileEpoch"/>.</summary>
-    internal bool TryGetWindowPage(uint pageId, long fileEpoch, int pageSize, out Memory<byte> image)
+    /// <summary>
+    /// The bytes of <paramref name="pageId"/> when the current window holds it as the file was in
+    /// <paramref name="fileEpoch"/>; <paramref name="verified"/> says whether its checksum already matched.
+    /// </summary>
+    internal bool TryGetWindowPage(uint pageId, long fileEpoch, out Memory<byte> image, out bool verified)
     {
-        var slot = (long)pageId - WindowFirst;
-        if (Window is null || fileEpoch != WindowEpoch || slot < 0 || slot >= WindowCount)
+        if (_current is not { } window || !window.Holds(pageId, fileEpoch))
         {
             image = default;
+            verified = false;
             return false;
         }
 
         _lastMiss = pageId;
-        image = Window.AsMemory((int)slot * pageSize, pageSize);
+        var slot = (int)(pageId - window.First);
+        image = window.Page(slot);
+        verified = window.Verified[slot];
         return true;
     }
+
+    /// <summary>Whether the read in flight (or done) covers <paramref name="pageId"/>: then <see cref="TakeNextWindow"/> makes it current.</summary>
+    internal bool NextWindowCovers(uint pageId) => _nextRead is not null && pageId >= _next!.First && pageId - _next.First < WindowPages;
 
     /// <summary>Records a page that was not in the cache; true when it continues a forward run, so a window should be read from it.</summary>
     internal bool ContinuesForwardRun(uint pageId)
@@ -67,17 +74,108 @@ internal sealed class PageReadAhead
         return continues;
     }
 
-    /// <summary>The window buffer to read into, allocated on first use; its old content stops being served.</summary>
-    internal byte[] WindowToFill(int pageSize)
+    /// <summary>Whether a window was just made current and the one after it should now be read ahead.</summary>
+    internal bool WantsNextWindow => _nextRead is null && _current is { Count: WindowPages, FollowerRequested: false };
+
+    /// <summary>Reads the <paramref name="pageSize"/>-byte pages from <paramref name="firstPageId"/> into the current window now, on this thread.</summary>
+    internal int ReadWindow(IStorageDevice file, uint firstPageId, int pageSize, long fileEpoch)
     {
-        WindowCount = 0;
-        return Window ??= GC.AllocateUninitializedArray<byte>(WindowPages * pageSize);
+        DropNextWindow();
+        var window = _current ??= new Window(pageSize);
+        window.Begin(firstPageId, fileEpoch, file);
+        var read = file.Read((long)firstPageId * pageSize, window.Buffer);
+        window.Count = read / pageSize;
+        return read;
     }
 
-    internal void WindowFilled(uint firstPageId, int pages, long fileEpoch)
+    /// <summary>Starts reading the window after the current one on a thread-pool thread, as the file is in <paramref name="fileEpoch"/>.</summary>
+    internal void ReadNextWindowInBackground(IStorageDevice file, long fileEpoch)
     {
-        WindowFirst = firstPageId;
-        WindowCount = pages;
-        WindowEpoch = fileEpoch;
+        var current = _current!;
+        current.FollowerRequested = true;
+        var next = _next ??= new Window(current.PageSize);
+        next.Begin(current.First + WindowPages, fileEpoch, file);
+        _nextRead = Task.Factory.StartNew(static state => ((Window)state!).ReadAndVerify(), next,
+            CancellationToken.None, TaskCreationOptions.DenyChildAttach, TaskScheduler.Default);
+    }
+
+    /// <summary>Waits for the window read in the background and makes it current; the old current buffer takes the next background read.</summary>
+    internal void TakeNextWindow()
+    {
+        _nextRead!.Wait();
+        _nextRead = null;
+        (_current, _next) = (_next, _current);
+    }
+
+    // A background read no longer wanted still owns its buffer until it ends.
+    private void DropNextWindow()
+    {
+        if (_nextRead is { } pending)
+        {
+            pending.Wait();
+            _nextRead = null;
+        }
+
+        if (_next is { } next)
+        {
+            next.Count = 0;
+        }
+    }
+
+    private sealed class Window(int pageSize)
+    {
+        private IStorageDevice? _file;
+
+        public int PageSize { get; } = pageSize;
+
+        public byte[] Buffer { get; } = GC.AllocateUninitializedArray<byte>(WindowPages * pageSize);
+
+        public bool[] Verified { get; } = new bool[WindowPages];
+
+        public uint First { get; private set; }
+
+        /// <summary>Whole pages read (fewer than <see cref="WindowPages"/> at the end of the file; 0 until read).</summary>
+        public int Count { get; set; }
+
+        public long Epoch { get; private set; }
+
+        public bool FollowerRequested { get; set; }
+
+        public void Begin(uint first, long epoch, IStorageDevice file)
+        {
+            _file = file;
+            First = first;
+            Epoch = epoch;
+            Count = 0;
+            FollowerRequested = false;
+            Array.Clear(Verified);
+        }
+
+        public bool Holds(uint pageId, long fileEpoch) => fileEpoch == Epoch && pageId >= First && pageId - First < (uint)Count;
+
+        public Memory<byte> Page(int slot) => Buffer.AsMemory(slot * PageSize, PageSize);
+
+        public void ReadAndVerify()
+        {
+            int read;
+            try
+            {
+                read = _file!.Read((long)First * PageSize, Buffer);
+            }
+            catch (Exception exception) when (exception is IOException or ObjectDisposedException)
+            {
+                // The window stays empty: the scan then reads these pages itself, on its own
+                // thread, where a failing device or a closed database is reported to the caller.
+                return;
+            }
+
+            var pages = read / PageSize;
+            for (var slot = 0; slot < pages; slot++)
+            {
+                Verified[slot] = PageLayout.IsSealed(Page(slot).Span, First + (uint)slot);
+            }
+
+            Count = pages;
+        }
     }
 }

@@ -20,7 +20,7 @@ internal sealed partial class StorageEngine
     /// scan that needs it only until its next read (<see cref="IPageReader.ReadPageAhead"/>). As
     /// <see cref="GetImage(uint, long, ref byte[])"/>, except that when the cache is full and the
     /// scan's misses run forward through the database file, the next pages are read with one
-    /// device read into the scan's window and served from there, each checked as it is served.
+    /// device read into the scan's window and served from there (see <see cref="PageReadAhead"/>).
     /// </summary>
     internal ReadOnlyMemory<byte> GetImageAhead(uint pageId, long snapshot, PageReadAhead readAhead)
     {
@@ -31,67 +31,88 @@ internal sealed partial class StorageEngine
 
         while (true)
         {
+            var step = ReadAheadStep.ReadAlone;
             long fileEpoch;
             Memory<byte> windowed = default;
+            var verified = false;
             lock (_sync)
             {
                 ThrowIfDisposed();
+                fileEpoch = _fileEpoch;
                 var version = _pages.Find(pageId, snapshot);
                 var inFile = version is null || (version.Image is null && version.WalOffset < 0);
                 if (!inFile || _pages.HasRoomForImage)
                 {
                     // Cached, in the log, or a cache with room to keep it: the one-page path.
-                    fileEpoch = -1;
                 }
-                else if (readAhead.TryGetWindowPage(pageId, _fileEpoch, PageSize, out windowed))
+                else if (readAhead.TryGetWindowPage(pageId, fileEpoch, out windowed, out verified))
                 {
                     _pagesReadAhead++;
-                    fileEpoch = 0;
+                    step = ReadAheadStep.Serve;
                 }
-                else
+                else if (readAhead.NextWindowCovers(pageId))
                 {
-                    fileEpoch = readAhead.ContinuesForwardRun(pageId) ? _fileEpoch : -1;
+                    step = ReadAheadStep.TakeNextWindow;
                 }
-            }
-
-            if (!windowed.IsEmpty)
-            {
-                // The window is the scan's own memory: checked outside the lock, and on every serve,
-                // so a damaged page is reported whichever read brought it in.
-                Interlocked.Increment(ref _cacheMisses);
-                if (!PageLayout.IsSealed(windowed.Span, pageId))
+                else if (readAhead.ContinuesForwardRun(pageId))
                 {
-                    throw PageCorruption(fromWal: false, pageId, windowed.ToArray());
+                    step = ReadAheadStep.ReadWindow;
                 }
-
-                return windowed;
             }
 
-            if (fileEpoch < 0)
+            switch (step)
             {
-                return GetImage(pageId, snapshot, ref readAhead.Scratch);
+                case ReadAheadStep.Serve:
+                    return Serve(pageId, windowed, verified, readAhead, fileEpoch);
+                case ReadAheadStep.TakeNextWindow:
+                    // Served on the next turn if no checkpoint has written the file since its read began.
+                    readAhead.TakeNextWindow();
+                    continue;
+                case ReadAheadStep.ReadWindow:
+                    if (ReadWindow(pageId, readAhead, fileEpoch))
+                    {
+                        continue;
+                    }
+
+                    break;
             }
 
-            var window = readAhead.WindowToFill(PageSize);
-            int read;
-            try
-            {
-                read = _file.Read((long)pageId * PageSize, window);
-            }
-            catch (IOException exception)
-            {
-                throw new BLiteException($"Reading pages {pageId} to {pageId + PageReadAhead.WindowPages - 1} of database '{Path}' failed: {exception.Message}", exception);
-            }
+            return GetImage(pageId, snapshot, ref readAhead.Scratch);
+        }
+    }
 
-            if (read < PageSize)
-            {
-                // Past the end of the file: the one-page path reports what is missing.
-                return GetImage(pageId, snapshot, ref readAhead.Scratch);
-            }
+    private enum ReadAheadStep { ReadAlone, Serve, TakeNextWindow, ReadWindow }
 
-            // Served (and checked) on the next turn, under the lock that tells whether a checkpoint
-            // wrote the file while it was read: then the epoch moved, and the page is read alone.
-            readAhead.WindowFilled(pageId, read / PageSize, fileEpoch);
+    private ReadOnlyMemory<byte> Serve(uint pageId, Memory<byte> image, bool verified, PageReadAhead readAhead, long fileEpoch)
+    {
+        // A window is the scan's own memory: checked outside the lock, by the background read or
+        // here, so a damaged page is reported whichever read brought it in.
+        Interlocked.Increment(ref _cacheMisses);
+        if (!verified && !PageLayout.IsSealed(image.Span, pageId))
+        {
+            throw PageCorruption(fromWal: false, pageId, image.ToArray());
+        }
+
+        if (readAhead.WantsNextWindow)
+        {
+            // The epoch read under the lock before this read begins: a checkpoint that writes the
+            // file meanwhile moves it, and the window is then never served.
+            readAhead.ReadNextWindowInBackground(_file, fileEpoch);
+        }
+
+        return image;
+    }
+
+    /// <summary>Reads the window from <paramref name="pageId"/> on this thread; false when the file ends before it.</summary>
+    private bool ReadWindow(uint pageId, PageReadAhead readAhead, long fileEpoch)
+    {
+        try
+        {
+            return readAhead.ReadWindow(_file, pageId, PageSize, fileEpoch) >= PageSize;
+        }
+        catch (IOException exception)
+        {
+            throw new BLiteException($"Reading pages {pageId} to {pageId + PageReadAhead.WindowPages - 1} of database '{Path}' failed: {exception.Message}", exception);
         }
     }
 }
