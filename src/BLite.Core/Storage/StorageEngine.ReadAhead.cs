@@ -66,7 +66,15 @@ internal sealed partial class StorageEngine
                     return Serve(pageId, windowed, verified, readAhead, fileEpoch);
                 case ReadAheadStep.TakeNextWindow:
                     // Served on the next turn if no checkpoint has written the file since its read began.
-                    readAhead.TakeNextWindow();
+                    try
+                    {
+                        readAhead.TakeNextWindow();
+                    }
+                    catch (IOException exception)
+                    {
+                        throw WindowReadFailed(pageId, exception);
+                    }
+
                     continue;
                 case ReadAheadStep.ReadWindow:
                     if (ReadWindow(pageId, readAhead, fileEpoch))
@@ -112,7 +120,10 @@ internal sealed partial class StorageEngine
         }
         catch (IOException exception)
         {
-            throw new BLiteException($"Reading pages {pageId} to {pageId + PageReadAhead.WindowPages - 1} of database '{Path}' failed: {exception.Message}", exception);
+            throw WindowReadFailed(pageId, exception);
         }
     }
+
+    private BLiteException WindowReadFailed(uint pageId, IOException exception) =>
+        new($"Reading pages {pageId} to {pageId + PageReadAhead.WindowPages - 1} of database '{Path}' failed: {exception.Message}", exception);
 }
