@@ -40,10 +40,18 @@ internal sealed partial class StorageEngine
                 ThrowIfDisposed();
                 fileEpoch = _fileEpoch;
                 var version = _pages.Find(pageId, snapshot);
-                var inFile = version is null || (version.Image is null && version.WalOffset < 0);
-                if (!inFile || _pages.HasRoomForImage)
+                if (version?.Image is { } cached)
                 {
-                    // Cached, in the log, or a cache with room to keep it: the one-page path.
+                    // Most pages of a scan within the cache's budget: one lock, as for any read.
+                    _pages.Touch(version);
+                    _cacheHits++;
+                    RememberHotPage(version, snapshot, cached);
+                    return cached;
+                }
+
+                if ((version is not null && version.WalOffset >= 0) || _pages.HasRoomForImage)
+                {
+                    // In the log, or a cache with room to keep it: the one-page path.
                 }
                 else if (readAhead.TryGetWindowPage(pageId, fileEpoch, out windowed, out verified))
                 {

@@ -138,6 +138,53 @@ public sealed class ScanReadAheadTests
     }
 
     [Fact]
+    public async Task Scans_reading_ahead_beside_a_writer_thread_each_see_one_whole_version()
+    {
+        using var test = Populated(out var orders);
+        var storage = test.Database.Storage;
+        const int Versions = 4;
+        using var scanHalfway = new SemaphoreSlim(0);
+        using var versionWritten = new SemaphoreSlim(0);
+
+        // Each version rewrites every document in one transaction and is checkpointed into the
+        // file while a scan of the version before it is halfway through.
+        var writer = Task.Run(() =>
+        {
+            for (var version = 1; version <= Versions; version++)
+            {
+                Assert.True(scanHalfway.Wait(TimeSpan.FromSeconds(60)), "the scan did not reach its halfway point");
+                UpdateDocuments(test, orders, Enumerable.Range(0, Documents), version);
+                test.Database.Checkpoint();
+                versionWritten.Release();
+            }
+        });
+
+        for (var version = 0; version <= Versions; version++)
+        {
+            var readAheadBefore = storage.PagesReadAhead;
+            var seen = new List<int>();
+            using (var read = test.Database.BeginRead())
+            {
+                using var scan = orders.FindAll(read).GetEnumerator();
+                while (scan.MoveNext())
+                {
+                    seen.AddRange(Checked([scan.Current], version));
+                    if (seen.Count == Documents / 2 && version < Versions)
+                    {
+                        scanHalfway.Release();
+                        Assert.True(versionWritten.Wait(TimeSpan.FromSeconds(60)), "the writer did not finish its version");
+                    }
+                }
+            }
+
+            Assert.Equal(Enumerable.Range(0, Documents).ToList(), seen);
+            Assert.True(storage.PagesReadAhead > readAheadBefore, $"the scan of version {version} read ahead");
+        }
+
+        await writer;
+    }
+
+    [Fact]
     public void Window_bytes_read_before_a_checkpoint_are_never_served_after_it()
     {
         using var test = Populated(out var orders);
