@@ -50,6 +50,8 @@ internal static class ScanProfileLoop
         var cpu = process.TotalProcessorTime;
         var started = Stopwatch.GetTimestamp();
 
+        var storage = (store as BLiteOrderStore)?.Storage;
+        var (misses, readAhead) = (storage?.CacheMisses ?? 0, storage?.PagesReadAhead ?? 0);
         var thread = ThreadCpuClock.NowNs();
         var count = countOnly
             ? ((BLiteOrderStore)store).CountByStatus(ComparisonDataset.ScannedStatus)
@@ -63,6 +65,11 @@ internal static class ScanProfileLoop
         var summary = $"{count:N0} orders: wall {wall.TotalMilliseconds,8:F1} ms, cpu {cpuUsed.TotalMilliseconds,8:F1} ms (thread {threadMs,8:F1}), "
             + $"gc {GC.CollectionCount(0) - gen0}/{GC.CollectionCount(1) - gen1}/{GC.CollectionCount(2) - gen2} (gen0/1/2), "
             + $"paused {(GC.GetTotalPauseDuration() - paused).TotalMilliseconds,7:F1} ms, {bytes / Math.Max(count, 1):N0} B per order";
+        if (storage is not null)
+        {
+            summary += $", {storage.CacheMisses - misses:N0} pages read ({storage.PagesReadAhead - readAhead:N0} of them through read-ahead windows)";
+        }
+
         found.Clear();
         return summary;
     }
