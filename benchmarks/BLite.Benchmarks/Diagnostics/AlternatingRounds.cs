@@ -9,7 +9,9 @@ namespace BLite.Benchmarks.Diagnostics;
 /// What the profile loops share: BLite's and SQLite's stores (or only the engines named) at one
 /// durability, each in a fresh directory and loaded with the same dataset, then measured one turn
 /// per engine per round, engines alternating. Round 0 warms up the JIT and the caches and is not
-/// printed.
+/// printed. With <c>BLITE_PROFILE_STORES</c> naming a directory, the stores live there and are
+/// kept: a later run over the same dataset opens them instead of loading a million orders again
+/// (a store holding some other count is refused, so a half-loaded one is never measured).
 /// </summary>
 internal static class AlternatingRounds
 {
@@ -19,7 +21,10 @@ internal static class AlternatingRounds
             .Where(f => f.Engine is "BLite" or "SQLite")
             .Where(f => engines.Count == 0 || engines.Contains(f.Engine, StringComparer.OrdinalIgnoreCase))
             .ToArray();
-        var directory = Path.Combine(Path.GetTempPath(), $"blite-profile-{Environment.ProcessId}");
+        var kept = Environment.GetEnvironmentVariable("BLITE_PROFILE_STORES");
+        var directory = string.IsNullOrEmpty(kept)
+            ? Path.Combine(Path.GetTempPath(), $"blite-profile-{Environment.ProcessId}")
+            : Path.Combine(kept, $"{durability}-{data.Documents}-{(indexStatus ? "indexed" : "plain")}");
         using var stores = new DisposableList<IOrderStore>();
         try
         {
@@ -27,6 +32,18 @@ internal static class AlternatingRounds
             {
                 var store = factory.Create(new OrderStoreOptions(Path.Combine(directory, factory.Engine), durability, indexStatus));
                 stores.Add(store);
+                var held = string.IsNullOrEmpty(kept) ? 0 : store.Count;
+                if (held == data.Documents)
+                {
+                    Console.WriteLine($"{store.Engine}: {held:N0} orders kept in {directory}");
+                    continue;
+                }
+
+                if (held != 0)
+                {
+                    throw new InvalidOperationException($"{store.Engine} in {directory} holds {held:N0} orders, not {data.Documents:N0}: delete the directory.");
+                }
+
                 var loading = Stopwatch.StartNew();
                 data.Populate(store);
                 Console.WriteLine($"{store.Engine}: {data.Documents:N0} orders loaded in {loading.Elapsed.TotalSeconds:F1} s");
@@ -47,7 +64,7 @@ internal static class AlternatingRounds
         finally
         {
             stores.Dispose();
-            if (Directory.Exists(directory))
+            if (string.IsNullOrEmpty(kept) && Directory.Exists(directory))
             {
                 Directory.Delete(directory, recursive: true);
             }

@@ -7,8 +7,9 @@ namespace BLite.Core.BTrees;
 /// the sibling links. Call <see cref="MoveNext"/> before reading the first entry. Key and
 /// inline values are views of the page (valid while the snapshot is); an overflow value is
 /// read into a new array the first time <see cref="Value"/> is asked for at that entry.
-/// A transient cursor reads the leaves after the first with <see cref="IPageReader.ReadPageTransient"/>,
-/// so its keys and inline values are valid only until the next <see cref="MoveNext"/>.
+/// A transient cursor reads the leaves after the first with <see cref="IPageReader.ReadPageAhead"/>
+/// (past a full cache, a run of leaves in file order comes in with one read), so its keys and
+/// inline values are valid only until the next <see cref="MoveNext"/>.
 /// </summary>
 internal sealed class BTreeCursor
 {
@@ -17,7 +18,7 @@ internal sealed class BTreeCursor
     private readonly KeyRange _range;
     private readonly bool _descending;
     private readonly bool _transient;
-    private byte[]? _scratch;
+    private PageReadAhead? _readAhead;
     private ReadOnlyMemory<byte> _leaf;
     private int _index;
     private CursorState _state;
@@ -196,7 +197,7 @@ internal sealed class BTreeCursor
 
     private ReadOnlyMemory<byte> ReadLeaf(uint pageId)
     {
-        var memory = _transient ? _pages.ReadPageTransient(pageId, ref _scratch) : _pages.ReadPage(pageId);
+        var memory = _transient ? _pages.ReadPageAhead(pageId, _readAhead ??= new PageReadAhead()) : _pages.ReadPage(pageId);
         var kind = BTreeNode.Kind(memory.Span);
         if (kind != BTreeNode.LeafKind)
             BTree.ThrowNotANode(pageId, kind);

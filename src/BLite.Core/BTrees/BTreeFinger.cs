@@ -7,15 +7,15 @@ namespace BLite.Core.BTrees;
 /// a secondary index do (equal field values are stored in primary-key order). The leaf of the last
 /// lookup, then its neighbour towards the key, are tried before a descent from the root, so a run
 /// of keys in the same or the next leaf costs no root-to-leaf walk and reads each leaf once.
-/// Pages are read with <see cref="IPageReader.ReadPageTransient"/>: a value found is valid until
-/// the next lookup.
+/// Pages are read with <see cref="IPageReader.ReadPageTransient"/>, and the next leaves with
+/// <see cref="IPageReader.ReadPageAhead"/>: a value found is valid until the next lookup.
 /// </summary>
 internal sealed class BTreeFinger
 {
     private readonly IPageReader _pages;
     private readonly uint _rootPageId;
     private ReadOnlyMemory<byte> _leaf;
-    private byte[]? _scratch;
+    private readonly PageReadAhead _readAhead = new();
 
     public BTreeFinger(BTree tree, IPageReader pages)
     {
@@ -39,7 +39,7 @@ internal sealed class BTreeFinger
 
         if (_leaf.IsEmpty)
         {
-            _leaf = BTree.SeekTransient(_pages, _rootPageId, key, ref _scratch);
+            _leaf = BTree.SeekTransient(_pages, _rootPageId, key, ref _readAhead.Scratch);
         }
 
         var index = BTreeNode.LowerBound(_leaf.Span, key, out var found);
@@ -60,7 +60,7 @@ internal sealed class BTreeFinger
 
     private ReadOnlyMemory<byte> ReadLeaf(uint pageId)
     {
-        var memory = _pages.ReadPageTransient(pageId, ref _scratch);
+        var memory = _pages.ReadPageAhead(pageId, _readAhead);
         var kind = BTreeNode.Kind(memory.Span);
         if (kind != BTreeNode.LeafKind)
             BTree.ThrowNotANode(pageId, kind);

@@ -36,6 +36,14 @@ internal interface IPageReader
     ReadOnlyMemory<byte> ReadPageTransient(uint pageId, ref byte[]? scratch) => ReadPage(pageId);
 
     /// <summary>
+    /// As <see cref="ReadPageTransient"/>, for a scan that moves forward through the file: a page
+    /// not in a full cache may come from <paramref name="readAhead"/>'s window of consecutive pages,
+    /// read with one device read (see <see cref="PageReadAhead"/>). The memory is valid until the
+    /// next read with the same <paramref name="readAhead"/>.
+    /// </summary>
+    ReadOnlyMemory<byte> ReadPageAhead(uint pageId, PageReadAhead readAhead) => ReadPageTransient(pageId, ref readAhead.Scratch);
+
+    /// <summary>
     /// The value of an in-memory counter (<see cref="StorageEngine.TryGetCounter"/>) in this
     /// snapshot; false when none is known, and then the caller derives it from the pages.
     /// </summary>

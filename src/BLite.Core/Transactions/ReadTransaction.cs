@@ -112,6 +112,19 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
         return new ReadOnlyMemory<byte>(image, 0, engine.PagePayloadSize);
     }
 
+    public ReadOnlyMemory<byte> ReadPageAhead(uint pageId, PageReadAhead readAhead)
+    {
+        var engine = Engine;
+        PageGuards.ThrowIfNotUserPage(pageId, PageCount);
+        if (engine.TryGetHotPage(pageId, Snapshot, out var image))
+        {
+            UncountedMemoHits++;
+            return new ReadOnlyMemory<byte>(image, 0, engine.PagePayloadSize);
+        }
+
+        return engine.GetImageAhead(pageId, Snapshot, readAhead)[..engine.PagePayloadSize];
+    }
+
     public bool TryReadCounter(uint key, out long value) => Engine.TryGetCounter(key, Snapshot, out value);
 
     // Unchecked: a memo found here only names what the snapshot holds, and reading a page of it

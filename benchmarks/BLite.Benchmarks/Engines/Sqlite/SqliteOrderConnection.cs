@@ -164,7 +164,7 @@ internal sealed class SqliteOrderConnection : IDisposable
     private void CreateSchema(bool indexStatus)
     {
         _connection.Execute("""
-            CREATE TABLE orders (
+            CREATE TABLE IF NOT EXISTS orders (
                 Id TEXT PRIMARY KEY NOT NULL,
                 Data TEXT NOT NULL,
                 Status TEXT GENERATED ALWAYS AS (json_extract(Data, '$.Status')) VIRTUAL
@@ -172,7 +172,7 @@ internal sealed class SqliteOrderConnection : IDisposable
             """);
         if (indexStatus)
         {
-            _connection.Execute("CREATE INDEX orders_status ON orders (Status)");
+            _connection.Execute("CREATE INDEX IF NOT EXISTS orders_status ON orders (Status)");
         }
     }
 
