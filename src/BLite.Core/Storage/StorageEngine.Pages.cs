@@ -64,7 +64,7 @@ internal sealed partial class StorageEngine
         }
     }
 
-    private void RefillSpareImages()
+    internal void RefillSpareImages()
     {
         try
         {
