@@ -35,7 +35,7 @@ internal sealed partial class StorageEngine
             left = _pages.SpareImageCount;
         }
 
-        if (spare is null)
+        if (spare is null && _spareMisses < SpareReserveAfterMisses)
         {
             _spareMisses++;
         }
