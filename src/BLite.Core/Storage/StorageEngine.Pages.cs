@@ -64,6 +64,7 @@ internal sealed partial class StorageEngine
         }
     }
 
+    /// <summary>Tops the spare pool up to the reserve (see <see cref="RentPageImage"/>); run on the thread pool, and by tests directly.</summary>
     internal void RefillSpareImages()
     {
         try
@@ -89,7 +90,7 @@ internal sealed partial class StorageEngine
                     _pages.ReturnSpareImage(image);
                     if (_pages.SpareImageCount == count)
                     {
-                        // The pool is at its own bound.
+                        // Refused: the pool is already at the bound its options set.
                         return;
                     }
                 }
