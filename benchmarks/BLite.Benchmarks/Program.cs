@@ -34,6 +34,11 @@ internal static class Program
             return Diagnostics.FloorPartsLoop.Run(args[2..]);
         }
 
+        if (args.Length > 1 && args[0] == "profile" && args[1] == "two-hop-cpu")
+        {
+            return Diagnostics.TwoHopCpuLoop.Run(args[2..]);
+        }
+
         if (args.Length > 1 && args[0] == "profile" && args[1] == "scans")
         {
             return Diagnostics.ScanProfileLoop.Run(args[2..]);

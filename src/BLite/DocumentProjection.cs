@@ -1,6 +1,7 @@
 using System.Linq.Expressions;
 using BLite.Bson;
 using BLite.Core.Query;
+using BLite.Core.Storage;
 using BLite.Linq.Execution;
 using BLite.Linq.Translation;
 using BLite.Query;
@@ -26,6 +27,12 @@ public sealed class DocumentProjection<TId, T, TResult>
     private readonly RowConstructor? _constructor;
     private readonly TypedProjection<TResult>? _typed;
 
+    // Held per projection rather than in the compiler's static lambda caches: those belong to a
+    // generic class shared by every reference type, and each lookup paid a runtime lookup of
+    // their statics to reach them.
+    private readonly Func<IPageReader, (DocumentProjection<TId, T, TResult> Projection, TId Id), (bool Hit, TResult Result)> _lookup;
+    private readonly Func<ReadOnlySpan<byte>, TypedProjection<TResult>, TResult> _build;
+
     internal DocumentProjection(DocumentCollection<TId, T> collection, Expression<Func<T, TResult>> selector)
     {
         _collection = collection;
@@ -35,6 +42,8 @@ public sealed class DocumentProjection<TId, T, TResult>
         _rowReader = ProjectedRowReader.TryCreate(collection.Mapper, _plan.Values, _plan.Types, _plan.Names, collection.Documents.Database.Fields, _parameters);
         _typed = TypedProjection<TResult>.TryCreate<T>(_rowReader, _selector);
         _constructor = _typed is null ? RowConstructor.Of(_selector, _plan.Types) : null;
+        _lookup = static (pages, s) => s.Projection.ReadTyped(pages, s.Id);
+        _build = static (bytes, typed) => typed.Read(bytes);
     }
 
     /// <summary>
@@ -49,20 +58,28 @@ public sealed class DocumentProjection<TId, T, TResult>
     /// <summary>The projected document with this id; false when there is none.</summary>
     public bool TryFindById(TId id, out TResult result)
     {
-        if (_typed is { } typed)
+        if (_typed is not null)
         {
-            (var hit, result) = _collection.Context.Read((Typed: typed, Collection: _collection, Key: _collection.LookupKey(id)),
-                static (pages, s) => (s.Collection.Documents.TryReadById(pages, s.Key.Span, s.Typed,
-                    static (bytes, typed) => typed.Read(bytes), out var built), built));
+            (var hit, result) = _collection.Context.Read((Projection: this, Id: id), _lookup);
             return hit;
         }
 
-        var key = _collection.LookupKey(id);
-        var found = _collection.Context.Read((Projection: this, Key: key),
-            static (pages, s) => s.Projection._collection.Documents.TryReadById(pages, s.Key.Span, s.Projection,
-                static (bytes, projection) => projection.ReadRow(bytes), out var row) ? row : null);
+        var found = _collection.Context.Read((Projection: this, Id: id), static (pages, s) =>
+        {
+            var key = s.Projection._collection.LookupKey(s.Id);
+            return s.Projection._collection.Documents.TryReadById(pages, key.Span, s.Projection,
+                static (bytes, projection) => projection.ReadRow(bytes), out var row) ? row : null;
+        });
         result = found is null ? default! : Build(found);
         return found is not null;
+    }
+
+    // The id, not its encoded key, travels in the read's state (see DocumentCollection.FindByIdCore).
+    private (bool Hit, TResult Result) ReadTyped(IPageReader pages, TId id)
+    {
+        var key = _collection.LookupKey(id);
+        var hit = _collection.Documents.TryReadById(pages, key.Span, _typed!, _build, out var built);
+        return (hit, built);
     }
 
     private TResult Build(object?[] row) =>

@@ -28,6 +28,19 @@ internal static class RoundTrip
         return document;
     }
 
+    /// <summary>Writes the one document whose fields <paramref name="write"/> writes, as a test builds one by hand.</summary>
+    public static byte[] Document(WriteFields write)
+    {
+        var output = new ArrayBufferWriter<byte>();
+        var writer = new BsonSpanWriter(output);
+        var token = writer.BeginDocument();
+        write(ref writer);
+        writer.EndDocument(token);
+        return output.WrittenSpan.ToArray();
+    }
+
+    public delegate void WriteFields(ref BsonSpanWriter writer);
+
     /// <summary>The document as the mapper writes its jsonb form.</summary>
     public static byte[] ToJsonb<T>(IJsonbDocumentMapper<T> mapper, T document)
         where T : class

@@ -1,4 +1,3 @@
-using System.Runtime.InteropServices;
 using BLite.Benchmarks.Engines.BLiteEngine;
 using BLite.Benchmarks.Engines.MemoryPackCodec;
 using BLite.Benchmarks.Query;
@@ -77,37 +76,9 @@ internal static class FloorPartsLoop
         return 0;
     }
 
-    private static double Median(List<double> values)
+    internal static double Median(List<double> values)
     {
         var sorted = values.Order().ToArray();
         return sorted[sorted.Length / 2];
-    }
-
-    /// <summary>The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) on Linux, the wall clock elsewhere.</summary>
-    private static class ThreadTime
-    {
-        private const int ClockThreadCpuTime = 3;
-
-        public static bool IsThreadCpuTime => OperatingSystem.IsLinux();
-
-        public static long NowNanoseconds()
-        {
-            if (IsThreadCpuTime && ClockGetTime(ClockThreadCpuTime, out var time) == 0)
-            {
-                return (time.Seconds * 1_000_000_000L) + time.Nanoseconds;
-            }
-
-            return (long)(System.Diagnostics.Stopwatch.GetTimestamp() * (1e9 / System.Diagnostics.Stopwatch.Frequency));
-        }
-
-        [DllImport("libc", EntryPoint = "clock_gettime")]
-        private static extern int ClockGetTime(int clock, out TimeSpec time);
-
-        [StructLayout(LayoutKind.Sequential)]
-        private struct TimeSpec
-        {
-            public long Seconds;
-            public long Nanoseconds;
-        }
     }
 }

@@ -5,10 +5,10 @@ using BLite.Benchmarks.Workload;
 namespace BLite.Benchmarks.Diagnostics;
 
 /// <summary>
-/// <c>profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT [DOCUMENTS]</c>: one query scenario of
+/// <c>profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop|two-hop-compiled blite|sqlite COUNT [DOCUMENTS]</c>: one query scenario of
 /// the manual mode repeated COUNT times over 1,000 orders (or DOCUMENTS) in memory, for a sampling
 /// profiler (<c>perf record</c> with <c>DOTNET_PerfMapEnabled=1</c>) or <c>valgrind --tool=callgrind</c>.
-/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|project-by-id-row|find-by-id-floor|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS [DOCUMENTS]</c>
+/// Prints the checksum and the mean time per operation. <c>profile compare project-by-id|project-by-id-row|find-by-id-floor|scan-project|sum-by-status|distinct-status|include-customer|two-hop|two-hop-compiled ROUNDS [DOCUMENTS]</c>
 /// runs BLite and SQLite+JSON alternately in one process, batch by batch, and prints each one's
 /// best batch: on a shared, loaded machine the fastest batch is the one least disturbed.
 /// </summary>
@@ -27,10 +27,10 @@ internal static class QueryProfileLoop
             return Compare(args[1], rounds, documents);
         }
 
-        if (args.Length != 3 || args[0] is not ("project-by-id" or "scan-project" or "sum-by-status" or "distinct-status" or "include-customer" or "two-hop") || args[1] is not ("blite" or "sqlite")
+        if (args.Length != 3 || args[0] is not ("project-by-id" or "scan-project" or "sum-by-status" or "distinct-status" or "include-customer" or "two-hop" or "two-hop-compiled") || args[1] is not ("blite" or "sqlite")
             || !int.TryParse(args[2], out var count) || count < 0)
         {
-            Console.Error.WriteLine("usage: profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop blite|sqlite COUNT [DOCUMENTS], or profile compare project-by-id|find-by-id-floor|scan-project|sum-by-status|distinct-status|include-customer|two-hop ROUNDS [DOCUMENTS]");
+            Console.Error.WriteLine("usage: profile project-by-id|scan-project|sum-by-status|distinct-status|include-customer|two-hop|two-hop-compiled blite|sqlite COUNT [DOCUMENTS], or profile compare project-by-id|find-by-id-floor|scan-project|sum-by-status|distinct-status|include-customer|two-hop|two-hop-compiled ROUNDS [DOCUMENTS]");
             return 2;
         }
 
@@ -60,13 +60,17 @@ internal static class QueryProfileLoop
 
     private static (IDisposable Peer, Func<int, decimal> Operation) Create(string scenario, bool blite, int documents)
     {
-        if (scenario is "two-hop" or "include-customer")
+        if (scenario is "two-hop" or "two-hop-compiled" or "include-customer")
         {
             var linked = LinkedDataset.Create(documents);
             IReferencePeer references = blite ? new BLiteReferencePeer(linked) : new SqliteReferencePeer(linked);
-            return scenario == "two-hop"
-                ? (references, i => references.OrdersOfCity(LinkedDataset.City(i % LinkedDataset.Cities)))
-                : (references, _ => references.IncludeAccounts());
+            return scenario switch
+            {
+                // SQLite's side is the same prepared statement either way.
+                "two-hop-compiled" when references is BLiteReferencePeer compiled => (references, i => compiled.OrdersOfCityCompiled(LinkedDataset.City(i % LinkedDataset.Cities))),
+                "two-hop" or "two-hop-compiled" => (references, i => references.OrdersOfCity(LinkedDataset.City(i % LinkedDataset.Cities))),
+                _ => (references, _ => references.IncludeAccounts()),
+            };
         }
 
         var orders = new OrderGenerator().Generate(documents);

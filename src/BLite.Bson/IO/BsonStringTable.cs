@@ -1,6 +1,6 @@
-using System.Buffers.Binary;
 using System.Numerics;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using System.Text;
 
 namespace BLite.Bson;
@@ -18,7 +18,10 @@ namespace BLite.Bson;
 /// Direct-mapped and overwritten on every miss: a value that does not repeat costs one hash and
 /// one failed comparison, and cannot crowd out more than the one slot its hash names. Only ASCII
 /// strings of at most <see cref="MaxBytes"/> bytes are kept; longer text is rarely repeated
-/// verbatim and would make the comparison cost more than the allocation it saves. A table is not
+/// verbatim and would make the comparison cost more than the allocation it saves. Each slot keeps
+/// its value's first and last eight bytes beside it, read while hashing: for a value of at most
+/// sixteen bytes (most of those worth sharing) they are all its bytes, so a hit is two integer
+/// comparisons and a length check, without a call to compare the text. A table is not
 /// thread-safe: <see cref="ForCurrentThread"/> gives each thread its own.
 /// </remarks>
 public sealed class BsonStringTable
@@ -26,12 +29,15 @@ public sealed class BsonStringTable
     /// <summary>The longest string (in UTF-8 bytes) the table keeps.</summary>
     public const int MaxBytes = 64;
 
+    /// <summary>Values up to this long are told apart by their slot's two words alone.</summary>
+    private const int WholeInWords = 16;
+
     private const int SlotBits = 9;
 
     [ThreadStatic]
     private static BsonStringTable? _current;
 
-    private readonly string?[] _slots = new string?[1 << SlotBits];
+    private readonly Slot[] _slots = new Slot[1 << SlotBits];
 
     /// <summary>The calling thread's table, created on first use.</summary>
     public static BsonStringTable ForCurrentThread => _current ??= new BsonStringTable();
@@ -43,8 +49,32 @@ public sealed class BsonStringTable
     /// </summary>
     internal string GetOrDecode(ReadOnlySpan<byte> utf8, int offset)
     {
-        ref var slot = ref _slots[Slot(utf8)];
-        if (slot is { } kept && Ascii.Equals(utf8, kept))
+        var length = utf8.Length;
+        ref var first = ref MemoryMarshal.GetReference(utf8);
+        ulong head;
+        ulong tail;
+        // The first and last eight bytes (four, or every byte, for shorter values) and the length:
+        // a constant cost whatever the length, and for values of at most sixteen bytes, all of them.
+        if (length >= 8)
+        {
+            head = Unsafe.ReadUnaligned<ulong>(ref first);
+            tail = Unsafe.ReadUnaligned<ulong>(ref Unsafe.Add(ref first, length - 8));
+        }
+        else if (length >= 4)
+        {
+            head = Unsafe.ReadUnaligned<uint>(ref first) | ((ulong)Unsafe.ReadUnaligned<uint>(ref Unsafe.Add(ref first, length - 4)) << 32);
+            tail = 0;
+        }
+        else
+        {
+            head = first | ((ulong)Unsafe.Add(ref first, length / 2) << 8) | ((ulong)Unsafe.Add(ref first, length - 1) << 16);
+            tail = 0;
+        }
+
+        var index = (int)(((head ^ BitOperations.RotateLeft(tail, 29) ^ (ulong)length) * 0x9E3779B97F4A7C15UL) >> (64 - SlotBits));
+        ref var slot = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_slots), index);
+        if (slot.Head == head && slot.Tail == tail && slot.Value is { } kept && kept.Length == length
+            && (length <= WholeInWords || Ascii.Equals(utf8, kept)))
         {
             return kept;
         }
@@ -52,33 +82,19 @@ public sealed class BsonStringTable
         var decoded = BsonSpanReader.DecodeUtf8(utf8, offset, out var ascii);
         if (ascii)
         {
-            slot = decoded;
+            slot.Value = decoded;
+            slot.Head = head;
+            slot.Tail = tail;
         }
 
         return decoded;
     }
 
-    // The first and last eight bytes and the length pick the slot: enough to tell apart the short
-    // values worth sharing, and a constant cost whatever the length. Strings that differ only in
-    // the middle share a slot; the comparison tells them apart.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int Slot(ReadOnlySpan<byte> utf8)
+    /// <summary>A kept value with the words that identify it (a kept value is ASCII: one char per byte).</summary>
+    private struct Slot
     {
-        var length = utf8.Length;
-        ulong bits;
-        if (length >= 8)
-        {
-            bits = BinaryPrimitives.ReadUInt64LittleEndian(utf8) ^ BitOperations.RotateLeft(BinaryPrimitives.ReadUInt64LittleEndian(utf8[(length - 8)..]), 29);
-        }
-        else if (length >= 4)
-        {
-            bits = BinaryPrimitives.ReadUInt32LittleEndian(utf8) | ((ulong)BinaryPrimitives.ReadUInt32LittleEndian(utf8[(length - 4)..]) << 32);
-        }
-        else
-        {
-            bits = utf8[0] | ((ulong)utf8[length / 2] << 8) | ((ulong)utf8[length - 1] << 16);
-        }
-
-        return (int)(((bits ^ (ulong)length) * 0x9E3779B97F4A7C15UL) >> (64 - SlotBits));
+        public string? Value;
+        public ulong Head;
+        public ulong Tail;
     }
 }

@@ -48,6 +48,41 @@ public ref struct ArrayItemBuffer<T>
         return list;
     }
 
+    /// <summary>
+    /// Puts the items into <paramref name="list"/> when it is empty (a list a member's initializer
+    /// made, sized here to exactly the items), so it need not be replaced by a new one; false, with
+    /// the items kept, when the list is null or already holds items.
+    /// </summary>
+    public bool TryFill(List<T>? list)
+    {
+        if (list is null || list.Count != 0)
+        {
+            return false;
+        }
+
+        if (list.Capacity < _count)
+        {
+            list.Capacity = _count;
+        }
+
+        CollectionsMarshal.SetCount(list, _count);
+        CopyTo(CollectionsMarshal.AsSpan(list));
+        return true;
+    }
+
+    /// <summary>Like <see cref="TryFill(List{T})"/> for a set: fills it when it is empty, keeping its comparer.</summary>
+    public bool TryFill(HashSet<T>? set)
+    {
+        if (set is null || set.Count != 0)
+        {
+            return false;
+        }
+
+        set.EnsureCapacity(_count);
+        AddTo(set);
+        return true;
+    }
+
     public T[] ToArray()
     {
         if (_count == 0)
@@ -63,6 +98,12 @@ public ref struct ArrayItemBuffer<T>
     public HashSet<T> ToHashSet()
     {
         var set = new HashSet<T>(_count);
+        AddTo(set);
+        return set;
+    }
+
+    private void AddTo(HashSet<T> set)
+    {
         var items = Items;
         for (var i = 0; i < items.Length; i++)
         {
@@ -70,7 +111,6 @@ public ref struct ArrayItemBuffer<T>
         }
 
         Release();
-        return set;
     }
 
     [UnscopedRef]

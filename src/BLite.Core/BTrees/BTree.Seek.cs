@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using BLite.Core.Storage;
 
 namespace BLite.Core.BTrees;
@@ -18,6 +19,36 @@ internal sealed partial class BTree
     /// <summary>The leaf whose key range covers <paramref name="key"/>.</summary>
     internal ReadOnlyMemory<byte> FindLeaf(IPageReader pages, ReadOnlySpan<byte> key) =>
         Seek(pages, RootPageId, SeekTarget.Key, key, default, default, out _);
+
+    /// <summary>
+    /// The leaf covering <paramref name="key"/> for a point read, which is done with it before its
+    /// reader ends: the same checks as <see cref="Seek(IPageReader, uint, SeekTarget, ReadOnlySpan{byte}, Span{uint}, Span{int}, out int)"/>
+    /// without a path or a scratch. Compiled on its own, so a caller that inlines the rest of a
+    /// lookup keeps its inlining budget for the slot accessors.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    internal static ReadOnlySpan<byte> FindLeafSpan(IPageReader pages, uint rootPageId, ReadOnlySpan<byte> key)
+    {
+        var pageId = rootPageId;
+        for (var level = 0; level < MaxDepth; level++)
+        {
+            var page = pages.ReadPageSpan(pageId);
+            var kind = BTreeNode.Kind(page);
+            if (kind == BTreeNode.LeafKind)
+            {
+                return page;
+            }
+
+            if (kind != BTreeNode.BranchKind)
+            {
+                ThrowNotANode(pageId, kind);
+            }
+
+            pageId = BTreeNode.Child(page, BTreeNode.ChildIndexFor(page, key));
+        }
+
+        throw TooDeep();
+    }
 
     /// <summary>
     /// The one root-to-leaf descent every read and write shares. It checks each page is a node

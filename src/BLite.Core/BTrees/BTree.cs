@@ -77,8 +77,7 @@ internal sealed partial class BTree
     {
         ArgumentNullException.ThrowIfNull(pages);
         ArgumentNullException.ThrowIfNull(read);
-        var leaf = FindLeaf(pages, key);
-        var page = leaf.Span;
+        var page = FindLeafSpan(pages, RootPageId, key);
         var index = BTreeNode.LowerBound(page, key, out var found);
         if (!found)
         {
@@ -119,8 +118,7 @@ internal sealed partial class BTree
     public bool ContainsKey(IPageReader pages, ReadOnlySpan<byte> key)
     {
         ArgumentNullException.ThrowIfNull(pages);
-        var memory = FindLeaf(pages, key);
-        BTreeNode.LowerBound(memory.Span, key, out var found);
+        BTreeNode.LowerBound(FindLeafSpan(pages, RootPageId, key), key, out var found);
         return found;
     }
 

@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using BLite.Core.BTrees;
 using BLite.Core.Collections.Indexes;
 using BLite.Core.Storage;
@@ -25,9 +26,14 @@ internal sealed class DocumentProbe
     {
         if (!_primary.TryGet(primaryKey, out var document))
         {
-            throw new BLiteCorruptionException(_filePath, null, $"a secondary index entry points to primary key {IndexKeyText.Describe(primaryKey)}, which has no document.");
+            ThrowDangling(_filePath, primaryKey);
         }
 
         return document;
     }
+
+    /// <summary>An index entry whose document the primary index lacks: the file is corrupt.</summary>
+    [DoesNotReturn]
+    internal static void ThrowDangling(string filePath, ReadOnlySpan<byte> primaryKey) =>
+        throw new BLiteCorruptionException(filePath, null, $"a secondary index entry points to primary key {IndexKeyText.Describe(primaryKey)}, which has no document.");
 }

@@ -22,7 +22,7 @@ internal sealed partial class RawCollection
             return false;
         }
 
-        return CountRead(PrimaryHandle(collection).TryGet(pages, primaryKey, out document));
+        return CountRead(pages, PrimaryHandle(collection).TryGet(pages, primaryKey, out document));
     }
 
     /// <summary>
@@ -40,7 +40,7 @@ internal sealed partial class RawCollection
             return false;
         }
 
-        return CountRead(PrimaryHandle(collection).TryRead(pages, primaryKey, state, read, out result));
+        return CountRead(pages, PrimaryHandle(collection).TryRead(pages, primaryKey, state, read, out result));
     }
 
     /// <summary>Whether a document has this primary key: one tree descent; the document is never read, however large.</summary>
@@ -130,12 +130,22 @@ internal sealed partial class RawCollection
         return new IndexKeyCursor(TreeCursor.Open(BTree.Open(index!.RootPageId), pages, ToEntryRange(fieldKeyRange), descending));
     }
 
-    /// <summary>Reads documents by the primary keys an index gave, through one finger (null when the collection does not exist).</summary>
-    internal DocumentProbe? ProbeDocuments(IPageReader pages)
+    /// <summary>
+    /// Walks the primary keys of several field-key ranges of one secondary index through one
+    /// finger (null when the collection does not exist). Throws when the index does not exist.
+    /// </summary>
+    internal IndexKeyProbe? ProbeIndexKeys(IPageReader pages, string indexName)
+    {
+        var (index, collection) = OpenIndexScan(pages, indexName, KeyRange.All);
+        return collection is null ? null : new IndexKeyProbe(new BTreePathFinger(BTree.Open(index!.RootPageId), pages), pages);
+    }
+
+    /// <summary>Reads documents by sorted primary keys (a join's), through one path finger (null when the collection does not exist).</summary>
+    internal SortedDocumentProbe? ProbeDocuments(IPageReader pages)
     {
         ArgumentNullException.ThrowIfNull(pages);
         var collection = Resolve(pages);
-        return collection is null ? null : new DocumentProbe(Primary(collection), pages, _database.Catalog.FilePath);
+        return collection is null ? null : new SortedDocumentProbe(Primary(collection), pages, _database.Catalog.FilePath);
     }
 
     private (IndexInfo? Index, CollectionInfo? Collection) OpenIndexScan(IPageReader pages, string indexName, KeyRange fieldKeyRange)

@@ -5,6 +5,7 @@ using BLite.Core.Collections.Indexes;
 using BLite.Core.BTrees;
 using BLite.Core.Documents;
 using BLite.Core.Storage;
+using BLite.Core.Transactions;
 
 namespace BLite.Core.Collections;
 
@@ -20,7 +21,7 @@ namespace BLite.Core.Collections;
 internal sealed partial class RawCollection
 {
     private readonly DocumentDatabase _database;
-    private long _documentsRead;
+    private readonly SplitCounter _documentsRead = new();
     private long _documentsWritten;
 
     internal RawCollection(DocumentDatabase database, string name)
@@ -36,7 +37,7 @@ internal sealed partial class RawCollection
     internal KeyValuePair<string, object?>[] TelemetryTags { get; }
 
     /// <summary>Documents returned by lookups and queries since this handle was made (for <c>blite.documents.read</c>).</summary>
-    internal long DocumentsRead => Interlocked.Read(ref _documentsRead);
+    internal long DocumentsRead => _documentsRead.Value;
 
     /// <summary>Documents inserted, updated or deleted since this handle was made (for <c>blite.documents.written</c>).</summary>
     internal long DocumentsWritten => Interlocked.Read(ref _documentsWritten);
@@ -46,7 +47,21 @@ internal sealed partial class RawCollection
     {
         if (found)
         {
-            Interlocked.Increment(ref _documentsRead);
+            _documentsRead.Add(1);
+        }
+
+        return found;
+    }
+
+    /// <summary>
+    /// Counts one document returned through <paramref name="pages"/> (when <paramref name="found"/>):
+    /// without an atomic instruction when the reader is lent to the calling thread.
+    /// </summary>
+    internal bool CountRead(IPageReader pages, bool found)
+    {
+        if (found)
+        {
+            _documentsRead.Add(pages is ReadTransaction read ? read.CounterSlot : -1, 1);
         }
 
         return found;

@@ -19,6 +19,13 @@ internal interface IPageReader
     ReadOnlyMemory<byte> ReadPage(uint pageId);
 
     /// <summary>
+    /// <see cref="ReadPage"/> as a span, for a caller done with the page before its reader ends (a
+    /// point read's descent): a reader that holds the page as an array skips what building and
+    /// taking apart a <see cref="ReadOnlyMemory{T}"/> costs.
+    /// </summary>
+    ReadOnlySpan<byte> ReadPageSpan(uint pageId) => ReadPage(pageId).Span;
+
+    /// <summary>
     /// The payload of <paramref name="pageId"/> for a cursor that needs it only until it reads its
     /// next page. A cached page is returned as it is; a page not in the cache is cached while the
     /// cache has room, and otherwise read into <paramref name="scratch"/> (allocated on first
@@ -37,4 +44,11 @@ internal interface IPageReader
         value = 0;
         return false;
     }
+
+    /// <summary>
+    /// The registration every reader of this same committed snapshot shares, whose
+    /// <see cref="StorageEngine.SnapshotReaders.Memo"/> a layer above may fill with what it derived
+    /// from the snapshot's pages; null for a reader that sees uncommitted writes (a write transaction).
+    /// </summary>
+    StorageEngine.SnapshotReaders? SharedSnapshot => null;
 }

@@ -1,4 +1,5 @@
 using System.Numerics;
+using BLite.Core.Diagnostics;
 using BLite.Core.Storage.Paging;
 
 namespace BLite.Core.Storage;
@@ -26,7 +27,7 @@ internal sealed partial class StorageEngine
     // a point read walks in a database of some thousands of documents all find a slot, while the
     // images a slot keeps alive after the cache evicted them stay a small share of the budget.
     private readonly HotPage?[] _hotPages;
-    private long _hotPageHits;
+    private readonly SplitCounter _hotPageHits = new();
 
     /// <summary>The memo's slot count for a cache of <paramref name="budgetBytes"/>.</summary>
     internal static int HotPageSlotsFor(long budgetBytes, int pageSize)
@@ -36,10 +37,14 @@ internal sealed partial class StorageEngine
     }
 
     /// <summary>Page reads served by the memo without the engine lock (included in <see cref="CacheHits"/>).</summary>
-    internal long HotPageHits => Interlocked.Read(ref _hotPageHits);
+    internal long HotPageHits => _hotPageHits.Value;
 
-    /// <summary>Adds the memo hits a reader counted on its own (one atomic add per reader rather than one per page).</summary>
-    internal void AddHotPageHits(int hits) => Interlocked.Add(ref _hotPageHits, hits);
+    /// <summary>
+    /// Adds the memo hits a reader counted on its own, once per reader rather than once per page;
+    /// a reader lent to one thread passes that thread's <see cref="ThreadSlot"/> (-1 otherwise),
+    /// and then adds without an atomic instruction.
+    /// </summary>
+    internal void AddHotPageHits(int slot, int hits) => _hotPageHits.Add(slot, hits);
 
     /// <summary>
     /// The memoized image of <paramref name="pageId"/> at <paramref name="snapshot"/>, for a reader

@@ -141,7 +141,7 @@ internal sealed partial class StorageEngine
     {
         if (TryGetHotPage(pageId, snapshot, out var hot))
         {
-            Interlocked.Increment(ref _hotPageHits);
+            _hotPageHits.Add(1);
             return hot;
         }
 

@@ -260,5 +260,11 @@ internal sealed partial class StorageEngine
 
         /// <summary>The snapshot's page count once a reader read its header; 0 until then.</summary>
         public uint PageCount;
+
+        /// <summary>
+        /// What a layer above derived from this snapshot's pages (the catalog), left by the first
+        /// reader for the others; an immutable object, since readers on any thread share it.
+        /// </summary>
+        public volatile object? Memo;
     }
 }

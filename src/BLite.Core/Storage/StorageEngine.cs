@@ -216,7 +216,7 @@ internal sealed partial class StorageEngine : IDisposable
     }
 
     /// <summary>Page reads served from the cache since open: under the engine's lock, or by the hot-page memo without it.</summary>
-    internal long CacheHits => Volatile.Read(ref _cacheHits) + Interlocked.Read(ref _hotPageHits);
+    internal long CacheHits => Volatile.Read(ref _cacheHits) + HotPageHits;
 
     /// <summary>Page reads that went to the file or the WAL since open.</summary>
     internal long CacheMisses => Interlocked.Read(ref _cacheMisses);

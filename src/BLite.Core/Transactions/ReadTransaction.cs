@@ -1,3 +1,4 @@
+using BLite.Core.Diagnostics;
 using BLite.Core.Storage;
 using BLite.Core.Storage.Paging;
 
@@ -10,8 +11,9 @@ namespace BLite.Core.Transactions;
 /// </summary>
 /// <remarks>
 /// <see cref="StorageEngine.Read{TState, TResult}"/> recycles one instance per thread so a point
-/// read allocates nothing. A recycled instance is bound to its thread while armed and drops its
-/// engine when idle (an idle per-thread spare must not keep a closed engine and its cache alive);
+/// read allocates nothing. A recycled instance belongs to the thread that made it (its thread id
+/// and statistics slot are taken once, not per read) and drops its engine when idle (an idle
+/// per-thread spare must not keep a closed engine and its cache alive);
 /// a reference kept past the call finds it disposed, or on another thread, and throws rather than
 /// read the later snapshot it may since have been re-armed with.
 /// </remarks>
@@ -25,6 +27,10 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     private int _ownerThreadId;
     private int _disposed;
 
+    // The owner thread's ThreadSlot for a lent reader (its statistics add without an atomic); -1
+    // for a reader any thread may use.
+    private int _counterSlot = -1;
+
     internal ReadTransaction(StorageEngine engine, StorageEngine.SnapshotReaders registration, uint pageCount)
     {
         _engine = engine;
@@ -33,9 +39,14 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
         PageCount = pageCount;
     }
 
-    private ReadTransaction()
+    private ReadTransaction(int ownerThreadId, int counterSlot)
     {
+        _ownerThreadId = ownerThreadId;
+        _counterSlot = counterSlot;
     }
+
+    /// <summary>The owner thread's statistics slot (<see cref="ThreadSlot"/>) while lent to one thread; -1 for a reader any thread may use.</summary>
+    internal int CounterSlot => _counterSlot;
 
     public int PagePayloadSize => (_engine ?? throw new ObjectDisposedException(nameof(ReadTransaction))).PagePayloadSize;
 
@@ -62,19 +73,27 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     public ReadOnlyMemory<byte> ReadPage(uint pageId)
     {
         var engine = Engine;
+        return new ReadOnlyMemory<byte>(ReadImage(engine, pageId), 0, engine.PagePayloadSize);
+    }
+
+    public ReadOnlySpan<byte> ReadPageSpan(uint pageId)
+    {
+        var engine = Engine;
+        return new ReadOnlySpan<byte>(ReadImage(engine, pageId), 0, engine.PagePayloadSize);
+    }
+
+    private byte[] ReadImage(StorageEngine engine, uint pageId)
+    {
         PageGuards.ThrowIfNotUserPage(pageId, PageCount);
         if (engine.TryGetHotPage(pageId, Snapshot, out var image))
         {
             // Counted here and added once at the end: an atomic add per page read was a visible
             // share of a point read.
             UncountedMemoHits++;
-        }
-        else
-        {
-            image = engine.GetImage(pageId, Snapshot);
+            return image;
         }
 
-        return new ReadOnlyMemory<byte>(image, 0, engine.PagePayloadSize);
+        return engine.GetImage(pageId, Snapshot);
     }
 
     public ReadOnlyMemory<byte> ReadPageTransient(uint pageId, ref byte[]? scratch)
@@ -94,6 +113,10 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     }
 
     public bool TryReadCounter(uint key, out long value) => Engine.TryGetCounter(key, Snapshot, out value);
+
+    // Unchecked: a memo found here only names what the snapshot holds, and reading a page of it
+    // still checks this reader.
+    public StorageEngine.SnapshotReaders? SharedSnapshot => _registration;
 
     /// <summary>Reads any page, the header and free-list trunks included (for the consistency checker).</summary>
     internal ReadOnlyMemory<byte> ReadAnyPage(uint pageId)
@@ -137,7 +160,7 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     {
         if (UncountedMemoHits != 0)
         {
-            _engine!.AddHotPageHits(UncountedMemoHits);
+            _engine!.AddHotPageHits(_counterSlot, UncountedMemoHits);
             UncountedMemoHits = 0;
         }
 
@@ -147,24 +170,29 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     /// <summary>The calling thread's spare instance armed with an already registered snapshot, or a new one when the spare is in use (a nested read).</summary>
     internal static ReadTransaction Rent(StorageEngine engine, StorageEngine.SnapshotReaders registration, uint pageCount)
     {
-        var read = t_spare ?? new ReadTransaction();
-        t_spare = null;
+        // An armed spare belongs to a read still running on this thread: this nested read gets
+        // an instance of its own, dropped when it ends.
+        var read = t_spare;
+        if (read is null || read._engine is not null)
+        {
+            read = new ReadTransaction(Environment.CurrentManagedThreadId, ThreadSlot.Current);
+            t_spare ??= read;
+        }
+
         read._engine = engine;
         read._registration = registration;
         read.Snapshot = registration.Seq;
         read.PageCount = pageCount;
-        read._ownerThreadId = Environment.CurrentManagedThreadId;
         Volatile.Write(ref read._disposed, 0);
         return read;
     }
 
-    /// <summary>Ends the snapshot (unless the operation already disposed it) and keeps the instance as this thread's spare.</summary>
+    /// <summary>Ends the snapshot (unless the operation already disposed it) and leaves the instance idle, ready for this thread's next read.</summary>
     internal void Recycle()
     {
         EndOnOwnerThread();
         _engine = null;
         _registration = null;
-        t_spare = this;
     }
 
     private void ThrowIfUnusable()

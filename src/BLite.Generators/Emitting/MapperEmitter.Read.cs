@@ -27,9 +27,23 @@ internal sealed partial class MapperEmitter
         var w = _writer;
         var members = type.Members;
         var constructFirst = CanConstructFirst(type);
-        w.Open($"private {type.TypeName} Read{type.MethodSuffix}(ref {ReaderType} reader)");
-        w.Line("reader.ReadDocumentStart();");
-        if (constructFirst)
+        var fillsGiven = _filledTypes.Contains(index);
+        if (fillsGiven)
+        {
+            // Another type's initializer made an instance of this one: its reader fills that
+            // instance, and a reader that has none makes one the same way.
+            w.Line($"private {type.TypeName} Read{type.MethodSuffix}(ref {ReaderType} reader) => Read{type.MethodSuffix}Into(ref reader, new {type.TypeName}());");
+            w.Line();
+            w.Open($"private {type.TypeName} Read{type.MethodSuffix}Into(ref {ReaderType} reader, {type.TypeName} result)");
+            w.Line("reader.ReadDocumentStart();");
+        }
+        else
+        {
+            w.Open($"private {type.TypeName} Read{type.MethodSuffix}(ref {ReaderType} reader)");
+            w.Line("reader.ReadDocumentStart();");
+        }
+
+        if (constructFirst && !fillsGiven)
         {
             // Nothing the document holds goes to the constructor, so the object is made first and
             // settable members are read straight into it: no local and no flag per member, and no
@@ -41,6 +55,13 @@ internal sealed partial class MapperEmitter
         {
             if (constructFirst && members[i].Write == MemberWriteKind.Assign)
             {
+                if (FillsInitializerObject(constructFirst, members[i]))
+                {
+                    // A second field of the same name (not written by BLite) replaces the object,
+                    // as it would without the fill: only the first one fills the initializer's.
+                    w.Line($"var fresh{i} = true;");
+                }
+
                 continue;
             }
 
@@ -57,9 +78,18 @@ internal sealed partial class MapperEmitter
         for (var i = 0; i < members.Count; i++)
         {
             var direct = constructFirst && members[i].Write == MemberWriteKind.Assign;
+            var label = type.DisplayName + "." + members[i].Name.TrimStart('@');
             w.Line($"case {(i + 1).ToString(CultureInfo.InvariantCulture)}:");
             w.Open();
-            ReadValue(members[i].Value, direct ? "result." + members[i].Name : "m" + i, "type", type.DisplayName + "." + members[i].Name.TrimStart('@'));
+            if (direct && members[i].HasFreshEmptyInitializer)
+            {
+                ReadIntoInitializerValue(members[i], i, label);
+            }
+            else
+            {
+                ReadValue(members[i].Value, direct ? "result." + members[i].Name : "m" + i, "type", label);
+            }
+
             if (!direct && IsAssignedAfterConstruction(members[i]))
             {
                 w.Line($"has{i} = true;");
@@ -78,6 +108,53 @@ internal sealed partial class MapperEmitter
         EmitConstruction(type, constructFirst);
         w.Close();
         w.Line();
+    }
+
+    private static bool FillsInitializerObject(bool constructFirst, MemberSpec member)
+        => constructFirst && member.Write == MemberWriteKind.Assign && member.HasFreshEmptyInitializer && member.Value.Kind == ValueKind.Object;
+
+    /// <summary>
+    /// Reads a member whose initializer made a new, empty instance (the parser checked that no
+    /// constructor touches it): that instance is filled rather than replaced, saving the allocation
+    /// of another and the garbage of the first. A list, set or dictionary already holding items (a
+    /// second field of the same name) is replaced, so the result always holds exactly the stored items.
+    /// </summary>
+    private void ReadIntoInitializerValue(MemberSpec member, int index, string label)
+    {
+        var w = _writer;
+        var value = member.Value;
+        var target = "result." + member.Name;
+        w.Open($"if (type == {BsonTypePrefix}Null)");
+        w.Line($"{target} = null!;");
+        w.Close();
+        w.Open("else");
+        if (value.Kind == ValueKind.Object)
+        {
+            var existing = "existing" + index.ToString(CultureInfo.InvariantCulture);
+            w.Line($"{MemberReader}ExpectType(ref reader, type, {BsonTypePrefix}Document, {Literals.String(label)});");
+            w.Open($"if ({target} is {{ }} {existing} && fresh{index})");
+            w.Line($"fresh{index} = false;");
+            w.Line($"Read{_spec.Types[value.TypeIndex].MethodSuffix}Into(ref reader, {existing});");
+            w.Close();
+            w.Open("else");
+            w.Line($"{target} = {ReadCall(value.TypeIndex, polymorphic: false)};");
+            w.Close();
+        }
+        else if (value.Kind == ValueKind.Dictionary)
+        {
+            w.Line($"{MemberReader}ExpectType(ref reader, type, {BsonTypePrefix}Document, {Literals.String(label)});");
+            ReadDictionary(value, target, label, fillsInitializer: true);
+        }
+        else
+        {
+            w.Line($"{MemberReader}ExpectType(ref reader, type, {BsonTypePrefix}Array, {Literals.String(label)});");
+            var items = GatherItems(value, label);
+            w.Open($"if (!{items}.TryFill({target}))");
+            w.Line($"{target} = {items}.{(value.Collection == CollectionKind.HashSet ? "ToHashSet" : "ToList")}();");
+            w.Close();
+        }
+
+        w.Close();
     }
 
     /// <summary>Whether the type is made with its parameterless constructor and no initializer, so it can exist before its members are read.</summary>
@@ -271,6 +348,19 @@ internal sealed partial class MapperEmitter
     private void ReadCollection(ValueSpec value, string target, string label)
     {
         var w = _writer;
+        var items = GatherItems(value, label);
+        w.Line(value.Collection switch
+        {
+            CollectionKind.Array => $"{target} = {items}.ToArray();",
+            CollectionKind.HashSet or CollectionKind.ISet or CollectionKind.IReadOnlySet => $"{target} = {items}.ToHashSet();",
+            _ => $"{target} = {items}.ToList();",
+        });
+    }
+
+    /// <summary>Reads the array's items into a new item buffer, whose name it returns.</summary>
+    private string GatherItems(ValueSpec value, string label)
+    {
+        var w = _writer;
         var element = value.Element!;
         var items = Temp("items");
         var itemType = Temp("itemType");
@@ -284,15 +374,15 @@ internal sealed partial class MapperEmitter
         ReadValue(element, item, itemType, label + "[]");
         w.Line($"{items}.Add({item});");
         w.Close();
-        w.Line(value.Collection switch
-        {
-            CollectionKind.Array => $"{target} = {items}.ToArray();",
-            CollectionKind.HashSet or CollectionKind.ISet or CollectionKind.IReadOnlySet => $"{target} = {items}.ToHashSet();",
-            _ => $"{target} = {items}.ToList();",
-        });
+        return items;
     }
 
-    private void ReadDictionary(ValueSpec value, string target, string label)
+    /// <summary>
+    /// Reads an embedded document into a new dictionary, or with <paramref name="fillsInitializer"/>
+    /// into the empty one <paramref name="target"/> already holds (one holding entries, from a
+    /// second field of the same name, is replaced).
+    /// </summary>
+    private void ReadDictionary(ValueSpec value, string target, string label, bool fillsInitializer = false)
     {
         var w = _writer;
         var element = value.Element!;
@@ -300,7 +390,18 @@ internal sealed partial class MapperEmitter
         var entryType = Temp("entryType");
         var entryId = Temp("entryId");
         var item = Temp("item");
-        w.Line($"var {dictionary} = new global::System.Collections.Generic.Dictionary<string, {element.AnnotatedTypeName}>({MemberReader}CountDocumentFields(reader));");
+        var created = $"new global::System.Collections.Generic.Dictionary<string, {element.AnnotatedTypeName}>";
+        if (fillsInitializer)
+        {
+            w.Line($"var {dictionary}Count = {MemberReader}CountDocumentFields(reader);");
+            w.Line($"var {dictionary} = {target} is {{ Count: 0 }} {dictionary}Given ? {dictionary}Given : {created}({dictionary}Count);");
+            w.Line($"{dictionary}.EnsureCapacity({dictionary}Count);");
+        }
+        else
+        {
+            w.Line($"var {dictionary} = {created}({MemberReader}CountDocumentFields(reader));");
+        }
+
         w.Line("reader.ReadDocumentStart();");
         w.Open($"while (reader.TryReadFieldHeader(out var {entryType}, out var {entryId}))");
         w.Line($"var {item}Key = {MemberReader}ReadDictionaryKey(_fieldDictionary, {entryId}, {Literals.String(label)});");

@@ -26,6 +26,9 @@ internal sealed partial class MapperEmitter
     private readonly List<string> _fieldNames = new();
     private readonly SortedDictionary<string, string[]> _accessors = new(System.StringComparer.Ordinal);
     private readonly bool _hasPolymorphism;
+
+    /// <summary>Types some member's initializer makes an instance of, which their reader fills in place.</summary>
+    private readonly HashSet<int> _filledTypes = new();
     private int _tempCounter;
 
     private MapperEmitter(MapperSpec spec)
@@ -34,9 +37,14 @@ internal sealed partial class MapperEmitter
         foreach (var type in spec.Types)
         {
             _hasPolymorphism |= type.IsPolymorphic;
+            var constructFirst = CanConstructFirst(type);
             foreach (var member in type.Members)
             {
                 FieldIndex(member.StoredName);
+                if (FillsInitializerObject(constructFirst, member))
+                {
+                    _filledTypes.Add(member.Value.TypeIndex);
+                }
             }
         }
 

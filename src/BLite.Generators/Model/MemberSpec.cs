@@ -41,4 +41,11 @@ internal sealed record MemberSpec(
     string GetterTarget)
 {
     public bool IsId { get; init; }
+
+    /// <summary>
+    /// The member starts out holding a new, empty object or collection of exactly its type, made by
+    /// its own initializer on every construction and touched by no constructor body, so a reader
+    /// may fill that instance instead of replacing it with another one.
+    /// </summary>
+    public bool HasFreshEmptyInitializer { get; init; }
 }

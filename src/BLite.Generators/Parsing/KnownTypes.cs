@@ -16,6 +16,7 @@ internal sealed class KnownTypes
 
     private KnownTypes(Compilation compilation)
     {
+        Compilation = compilation;
         Assembly = compilation.Assembly;
         ObjectId = compilation.GetTypeByMetadataName(MappingConventions.ObjectIdType);
         Guid = compilation.GetTypeByMetadataName("System.Guid");
@@ -48,6 +49,9 @@ internal sealed class KnownTypes
 
     /// <summary>The table of <paramref name="compilation"/>, built on first use and kept while the compilation lives.</summary>
     public static KnownTypes For(Compilation compilation) => Cache.GetValue(compilation, static c => new KnownTypes(c));
+
+    /// <summary>The compilation the symbols come from (for the rare semantic question a symbol does not answer).</summary>
+    public Compilation Compilation { get; }
 
     /// <summary>The assembly the generated code is compiled into.</summary>
     public IAssemblySymbol Assembly { get; }

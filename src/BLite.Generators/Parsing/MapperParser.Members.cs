@@ -57,7 +57,11 @@ internal sealed partial class MapperParser
                 TypeNames.Plain(member.ContainingType),
                 member.ContainingType.IsValueType,
                 setterTarget,
-                getterTarget) { IsId = isId });
+                getterTarget)
+            {
+                IsId = isId,
+                HasFreshEmptyInitializer = HasFreshEmptyInitializer(type, member, value, read, write),
+            });
         }
 
         CheckDuplicateStoredNames(type, specs, members);

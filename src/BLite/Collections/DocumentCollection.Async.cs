@@ -89,7 +89,7 @@ public sealed partial class DocumentCollection<TId, T>
         }
 
         var started = BLiteTelemetry.StartOperation();
-        var task = _context.ReadAsync((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key.Span), cancellationToken);
+        var task = _context.ReadAsync((Collection: this, Id: id), _findById, cancellationToken);
         return started == 0 ? task : MeasuredAsync(task, started, "find_by_id");
     }
 

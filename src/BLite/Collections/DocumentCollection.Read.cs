@@ -14,7 +14,7 @@ public sealed partial class DocumentCollection<TId, T>
         }
 
         var started = BLiteTelemetry.StartOperation();
-        var document = _context.Read((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.FindByIdCore(pages, s.Key.Span));
+        var document = _context.Read((Collection: this, Id: id), _findById);
         Measured(started, "find_by_id");
         return document;
     }
@@ -101,7 +101,7 @@ public sealed partial class DocumentCollection<TId, T>
             return store.Exists(id);
         }
 
-        return _context.Read((Collection: this, Key: LookupKey(id)), static (pages, s) => s.Collection.Documents.ContainsId(pages, s.Key.Span));
+        return _context.Read((Collection: this, Id: id), static (pages, s) => s.Collection.Documents.ContainsId(pages, s.Collection.LookupKey(s.Id).Span));
     }
 
     /// <summary>

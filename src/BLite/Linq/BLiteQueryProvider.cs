@@ -59,6 +59,11 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     public object? Execute(Expression expression)
     {
         var (translated, values) = Prepare(expression);
+        return Execute(translated, values);
+    }
+
+    public object? Execute(TranslatedQuery translated, object?[] values)
+    {
         var parameters = translated.Bind(values, _source.FieldPaths as IQueryValueConverter);
         return QueryExecutor.Run(_source, translated, values, parameters, sourceRows: null);
     }
@@ -68,12 +73,25 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     public IEnumerable<TElement> ExecuteSequence<TElement>(Expression expression)
     {
         var (translated, values) = Prepare(expression);
+        return ExecuteSequence<TElement>(translated, values);
+    }
+
+    public IEnumerable<TElement> ExecuteSequence<TElement>(TranslatedQuery translated, object?[] values)
+    {
         var parameters = translated.Bind(values, _source.FieldPaths as IQueryValueConverter);
+        return QueryExecutor.DocumentsOnly(_source, translated, parameters) as IEnumerable<TElement>
+            ?? Rows<TElement>(translated, values, parameters);
+    }
+
+    private IEnumerable<TElement> Rows<TElement>(TranslatedQuery translated, object?[] values, BsonValue[] parameters)
+    {
         foreach (var row in QueryExecutor.Rows(_source, translated, values, parameters, sourceRows: null))
         {
             yield return (TElement)row!;
         }
     }
+
+    public TranslatedQuery Translate(Expression shape, int parameterCount) => QueryTranslator.Translate(shape, parameterCount, _source.FieldPaths);
 
     public async IAsyncEnumerable<TElement> ExecuteSequenceAsync<TElement>(Expression expression, [EnumeratorCancellation] CancellationToken cancellationToken)
     {

@@ -13,6 +13,15 @@ internal interface IBLiteQueryProvider : IQueryProvider
 
     string Explain(Expression expression);
 
+    /// <summary>Translates a parameterized shape over this provider's source (a compiled query's, see <see cref="CompiledQuery"/>).</summary>
+    Translation.TranslatedQuery Translate(Expression shape, int parameterCount);
+
+    /// <summary>Runs a translation made by <see cref="Translate"/> with one call's slot values: a sequence.</summary>
+    IEnumerable<TElement> ExecuteSequence<TElement>(Translation.TranslatedQuery translated, object?[] values);
+
+    /// <summary>Runs a translation made by <see cref="Translate"/> with one call's slot values: a single result.</summary>
+    object? Execute(Translation.TranslatedQuery translated, object?[] values);
+
     /// <summary>The engine filter of a query that is only Where clauses, with its parameter values bound.</summary>
     (Core.Query.QueryFilter? Filter, BsonValue[] Parameters) TranslateFilter(Expression expression);
 }

@@ -29,6 +29,10 @@ internal sealed class ProjectedRowReader
     private readonly IReadOnlyList<Type> _types;
     private readonly IReadOnlyList<string> _names;
 
+    // The top-level members fill slots 0..n-1 in order (a projection of stored members usually
+    // does): located straight into the caller's slots, without a second buffer and a copy.
+    private readonly bool _topInSlotOrder;
+
     private ProjectedRowReader(int width, List<(ushort Id, Slot Slot)> top, List<(MappedField, Slot)> nested, List<int> computed,
         FieldProjection? fallback, IReadOnlyList<Type> types, IReadOnlyList<string> names)
     {
@@ -41,6 +45,7 @@ internal sealed class ProjectedRowReader
         _fallback = fallback;
         _types = types;
         _names = names;
+        _topInSlotOrder = _top.Length > 0 && _top.Select((slot, k) => slot.Index == k).All(inOrder => inOrder);
     }
 
     /// <summary>A reader for <paramref name="values"/>, or null when the mapper emits no member readers (a hand-written mapper): the caller keeps the <see cref="FieldProjection"/> path.</summary>
@@ -173,10 +178,26 @@ internal sealed class ProjectedRowReader
     /// </summary>
     public void Locate(ReadOnlySpan<byte> document, Span<int> offsets, Span<BsonType> types)
     {
-        offsets.Fill(-1);
-        if (_top.Length > 0)
+        if (_topInSlotOrder)
         {
-            LocateTopLevel(document, offsets, types);
+            BsonSpanReader.LocateFields(document, _topIds, offsets, types);
+            for (var k = 0; k < _top.Length; k++)
+            {
+                if (offsets[k] >= 0 && types[k] == BsonType.Null)
+                {
+                    offsets[k] = -1;
+                }
+            }
+
+            offsets[_top.Length..].Fill(-1);
+        }
+        else
+        {
+            offsets.Fill(-1);
+            if (_top.Length > 0)
+            {
+                LocateTopLevel(document, offsets, types);
+            }
         }
 
         foreach (var (field, slot) in _nested)

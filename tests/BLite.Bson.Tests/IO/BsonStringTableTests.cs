@@ -46,6 +46,32 @@ public class BsonStringTableTests
     }
 
     [Fact]
+    public void Values_of_every_kept_length_differing_in_any_one_byte_read_back_as_themselves()
+    {
+        // A slot identifies values of up to sixteen bytes by words taken from both ends: every
+        // byte must count, whatever the length.
+        var table = new BsonStringTable();
+        var hits = 0;
+        for (var length = 1; length <= BsonStringTable.MaxBytes; length++)
+        {
+            var plain = new string('a', length);
+            for (var position = 0; position < length; position++)
+            {
+                var changed = plain.Remove(position, 1).Insert(position, "b");
+                foreach (var value in new[] { plain, changed, plain, changed })
+                {
+                    var read = ReadString(Document(value), table);
+                    Assert.Equal(value, read);
+                    hits += ReferenceEquals(read, ReadString(Document(value), table)) ? 1 : 0;
+                }
+            }
+        }
+
+        // Reading a value right after itself always finds it kept.
+        Assert.Equal(4 * BsonStringTable.MaxBytes * (BsonStringTable.MaxBytes + 1) / 2, hits);
+    }
+
+    [Fact]
     public void Long_and_non_ascii_values_are_decoded_each_time_and_never_kept()
     {
         var table = new BsonStringTable();

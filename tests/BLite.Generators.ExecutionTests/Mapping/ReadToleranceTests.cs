@@ -1,4 +1,3 @@
-using System.Buffers;
 using BLite.Bson;
 using BLite.Bson.Mapping;
 using BLite.Generators.ExecutionTests.Models;
@@ -13,7 +12,7 @@ public sealed class ReadToleranceTests
     public void Fields_missing_from_the_document_keep_their_initializer_values()
     {
         var mapper = new CollectionsDocumentMapper(_dictionary);
-        var bytes = Document((ref BsonSpanWriter writer) =>
+        var bytes = RoundTrip.Document((ref BsonSpanWriter writer) =>
         {
             writer.WriteFieldHeader(BsonType.Int32, _dictionary.GetOrAdd("_id"));
             writer.WriteInt32(8);
@@ -30,7 +29,7 @@ public sealed class ReadToleranceTests
     public void Unknown_fields_are_skipped()
     {
         var mapper = new CategoryDocumentMapper(_dictionary);
-        var bytes = Document((ref BsonSpanWriter writer) =>
+        var bytes = RoundTrip.Document((ref BsonSpanWriter writer) =>
         {
             writer.WriteFieldHeader(BsonType.String, _dictionary.GetOrAdd("Obsolete"));
             writer.WriteString("ignored");
@@ -45,7 +44,7 @@ public sealed class ReadToleranceTests
     public void An_Int32_stored_value_widens_into_a_long_member()
     {
         var mapper = new OptionalValuesDocumentMapper(_dictionary);
-        var bytes = Document((ref BsonSpanWriter writer) =>
+        var bytes = RoundTrip.Document((ref BsonSpanWriter writer) =>
         {
             writer.WriteFieldHeader(BsonType.Int32, _dictionary.GetOrAdd("_id"));
             writer.WriteInt32(-5);
@@ -58,7 +57,7 @@ public sealed class ReadToleranceTests
     public void A_stored_value_of_the_wrong_type_names_the_member()
     {
         var mapper = new CategoryDocumentMapper(_dictionary);
-        var bytes = Document((ref BsonSpanWriter writer) =>
+        var bytes = RoundTrip.Document((ref BsonSpanWriter writer) =>
         {
             writer.WriteFieldHeader(BsonType.Boolean, _dictionary.GetOrAdd("Name"));
             writer.WriteBoolean(true);
@@ -73,7 +72,7 @@ public sealed class ReadToleranceTests
     public void A_stored_value_out_of_range_for_a_narrow_member_is_refused()
     {
         var mapper = new ScalarDocumentDocumentMapper(_dictionary);
-        var bytes = Document((ref BsonSpanWriter writer) =>
+        var bytes = RoundTrip.Document((ref BsonSpanWriter writer) =>
         {
             writer.WriteFieldHeader(BsonType.Int32, _dictionary.GetOrAdd("Byte"));
             writer.WriteInt32(256);
@@ -83,16 +82,4 @@ public sealed class ReadToleranceTests
 
         Assert.Contains("ScalarDocument.Byte", error.Message, StringComparison.Ordinal);
     }
-
-    private static byte[] Document(WriteFields write)
-    {
-        var output = new ArrayBufferWriter<byte>();
-        var writer = new BsonSpanWriter(output);
-        var token = writer.BeginDocument();
-        write(ref writer);
-        writer.EndDocument(token);
-        return output.WrittenSpan.ToArray();
-    }
-
-    private delegate void WriteFields(ref BsonSpanWriter writer);
 }

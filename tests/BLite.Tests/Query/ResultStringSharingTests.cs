@@ -80,4 +80,24 @@ public sealed class ResultStringSharingTests : IDisposable
         Assert.Equal(status + "-held", Assert.Single(after, o => o.Id == changed.Id).Status);
         Assert.All(after.Where(o => o.Id != changed.Id), order => Assert.Equal(status, order.Status));
     }
+
+    [Fact]
+    public void Reads_by_id_share_a_repeated_value_and_read_every_value_as_stored()
+    {
+        var first = _orders[0];
+        var second = _orders.First(o => o.Id != first.Id && o.Status == first.Status);
+
+        var readFirst = _indexed.Orders.FindById(first.Id)!;
+        var readSecond = _indexed.Orders.FindById(second.Id)!;
+
+        Assert.Same(readFirst.Status, readSecond.Status);
+        foreach (var (expected, found) in new[] { (first, readFirst), (second, readSecond) })
+        {
+            Assert.Equal(expected.Status, found.Status);
+            Assert.Equal(expected.OrderNumber, found.OrderNumber);
+            Assert.Equal(expected.Customer.Email, found.Customer.Email);
+            Assert.Equal(expected.Tags, found.Tags);
+            Assert.Equal(expected.Lines.Select(l => l.Sku), found.Lines.Select(l => l.Sku));
+        }
+    }
 }

@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Collections.Concurrent;
+using System.Runtime.CompilerServices;
 using System.Text;
 using BLite.Bson;
 using BLite.Core.BTrees;
@@ -70,6 +71,33 @@ internal sealed class CatalogStore
 
     public CatalogSnapshot GetSnapshot(IPageReader pages)
     {
+        // Every reader of one committed snapshot sees the same catalog: the first to resolve it
+        // leaves it on the snapshot's registration, and the others skip reading page 1.
+        var shared = pages.SharedSnapshot;
+        if (shared?.Memo is SnapshotCatalog memo && ReferenceEquals(memo.Store, this))
+        {
+            return memo.Catalog;
+        }
+
+        return ReadAndRemember(pages, shared);
+    }
+
+    // Out of line: it runs once per snapshot, and inlined into every point read it took the
+    // inlining budget the lookup's own small accessors need.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private CatalogSnapshot ReadAndRemember(IPageReader pages, StorageEngine.SnapshotReaders? shared)
+    {
+        var snapshot = ReadSnapshot(pages);
+        if (shared is not null)
+        {
+            shared.Memo = new SnapshotCatalog(this, snapshot);
+        }
+
+        return snapshot;
+    }
+
+    private CatalogSnapshot ReadSnapshot(IPageReader pages)
+    {
         var generation = CatalogAnchor.ReadGeneration(pages.ReadPage(PageIds.Catalog).Span);
         var latest = _latest;
         if (latest is not null && latest.Generation == generation)
@@ -86,6 +114,8 @@ internal sealed class CatalogStore
         Remember(loaded);
         return loaded;
     }
+
+    private sealed record SnapshotCatalog(CatalogStore Store, CatalogSnapshot Catalog);
 
     /// <summary>Field names in id order, exactly as persisted.</summary>
     public static List<string> LoadFieldNames(IPageReader pages, string filePath, bool acceptSeparateNumberKeys = false)

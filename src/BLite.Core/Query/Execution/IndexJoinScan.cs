@@ -7,13 +7,13 @@ namespace BLite.Core.Query;
 /// The inner side of a join through an index (an <c>IN</c> over the ids a first query found, see
 /// docs/query.md, "Joins through an index"): the runs are walked on the index alone, their
 /// primary keys gathered in one buffer, sorted and de-duplicated, and the documents then read in
-/// primary-key order through one <see cref="DocumentProbe"/>, so the primary index is crossed
+/// primary-key order through one <see cref="SortedDocumentProbe"/>, so the primary index is crossed
 /// once from left to right instead of once per entry from the root. Documents come out in
 /// <c>_id</c> order, the order of a full scan.
 /// </summary>
 internal sealed class IndexJoinScan
 {
-    private readonly DocumentProbe? _documents;
+    private readonly SortedDocumentProbe? _documents;
     private readonly PrimaryKeyBuffer _keys;
     private int _position = -1;
     private ReadOnlyMemory<byte> _document;
@@ -24,13 +24,22 @@ internal sealed class IndexJoinScan
         _documents = _keys.Count == 0 ? null : collection.ProbeDocuments(pages);
     }
 
-    /// <summary>The runs' primary keys, read from the index entries alone, sorted and distinct.</summary>
+    /// <summary>
+    /// The runs' primary keys, read from the index entries alone through one finger (the runs
+    /// come in ascending order), sorted and distinct.
+    /// </summary>
     public static PrimaryKeyBuffer GatherKeys(RawCollection collection, IPageReader pages, string indexName, IReadOnlyList<ScanRun> runs)
     {
         var keys = new PrimaryKeyBuffer();
+        var entries = collection.ProbeIndexKeys(pages, indexName);
+        if (entries is null)
+        {
+            return keys;
+        }
+
         foreach (var run in runs)
         {
-            var entries = collection.ScanIndexKeys(pages, indexName, run.Range);
+            entries.Start(run.Range);
             while (entries.MoveNext())
             {
                 keys.Add(entries.PrimaryKey);

@@ -6,16 +6,20 @@ namespace BLite.Core.Query;
 /// </summary>
 /// <remarks>
 /// The entries of one equality run of a secondary index come in primary-key order (an index key
-/// ends with the primary key), so the keys of a join through one value, or through values whose
-/// documents do not interleave, arrive already sorted: the buffer notices that as keys are added
-/// and then skips the sort.
+/// ends with the primary key), so the keys of a join arrive as a few ascending runs, one per
+/// outer value. The buffer notes where each ascending run starts as keys are added and sorts by
+/// merging neighbouring runs: one run (a join through one value, or through values whose
+/// documents do not interleave) needs no sort at all, and k runs need log2(k) merge passes
+/// instead of a general sort.
 /// </remarks>
 internal sealed class PrimaryKeyBuffer
 {
     private byte[] _bytes = new byte[512];
     private int _used;
     private KeySlot[] _slots = new KeySlot[32];
-    private bool _ascending = true;
+    private KeySlot[]? _merged;
+    private int[] _runStarts = new int[8];
+    private int _runs;
 
     public int Count { get; private set; }
 
@@ -33,9 +37,14 @@ internal sealed class PrimaryKeyBuffer
             Array.Resize(ref _slots, _slots.Length * 2);
         }
 
-        if (_ascending && Count > 0 && key.SequenceCompareTo(this[Count - 1]) < 0)
+        if (Count == 0 || key.SequenceCompareTo(this[Count - 1]) < 0)
         {
-            _ascending = false;
+            if (_runs == _runStarts.Length)
+            {
+                Array.Resize(ref _runStarts, _runStarts.Length * 2);
+            }
+
+            _runStarts[_runs++] = Count;
         }
 
         key.CopyTo(_bytes.AsSpan(_used));
@@ -45,10 +54,9 @@ internal sealed class PrimaryKeyBuffer
 
     public void SortDistinct()
     {
-        if (!_ascending)
+        if (_runs > 1)
         {
-            _slots.AsSpan(0, Count).Sort(new BytewiseOrder(_bytes));
-            _ascending = true;
+            MergeRuns();
         }
 
         var kept = 0;
@@ -61,13 +69,51 @@ internal sealed class PrimaryKeyBuffer
         }
 
         Count = kept;
+        _runs = Count == 0 ? 0 : 1;
+        _runStarts[0] = 0;
     }
+
+    /// <summary>Merges neighbouring ascending runs pairwise, pass after pass, until one run is left.</summary>
+    private void MergeRuns()
+    {
+        var source = _slots;
+        var target = _merged is { } spare && spare.Length >= Count ? spare : new KeySlot[_slots.Length];
+        while (_runs > 1)
+        {
+            var merged = 0;
+            for (var run = 0; run < _runs; run += 2)
+            {
+                var start = _runStarts[run];
+                var middle = run + 1 < _runs ? _runStarts[run + 1] : Count;
+                var end = run + 2 < _runs ? _runStarts[run + 2] : Count;
+                Merge(source, start, middle, end, target);
+                _runStarts[merged++] = start;
+            }
+
+            _runs = merged;
+            (source, target) = (target, source);
+        }
+
+        _merged = target;
+        _slots = source;
+    }
+
+    private void Merge(KeySlot[] source, int start, int middle, int end, KeySlot[] target)
+    {
+        var left = start;
+        var right = middle;
+        var output = start;
+        while (left < middle && right < end)
+        {
+            target[output++] = Key(source[right]).SequenceCompareTo(Key(source[left])) < 0 ? source[right++] : source[left++];
+        }
+
+        Array.Copy(source, left, target, output, middle - left);
+        output += middle - left;
+        Array.Copy(source, right, target, output, end - right);
+    }
+
+    private ReadOnlySpan<byte> Key(KeySlot slot) => _bytes.AsSpan(slot.Offset, slot.Length);
 
     private readonly record struct KeySlot(int Offset, int Length);
-
-    /// <summary>A struct comparer, so the sort is specialised for it instead of calling a delegate per comparison.</summary>
-    private readonly struct BytewiseOrder(byte[] bytes) : IComparer<KeySlot>
-    {
-        public int Compare(KeySlot x, KeySlot y) => bytes.AsSpan(x.Offset, x.Length).SequenceCompareTo(bytes.AsSpan(y.Offset, y.Length));
-    }
 }

@@ -24,6 +24,18 @@ internal static partial class ExpressionInterpreter
     public static object? Invoke(LambdaExpression lambda, object? first, object? second, object?[] queryValues) =>
         Eval(lambda.Body, new Context(new Scope(lambda.Parameters[1], second, new Scope(lambda.Parameters[0], first, null)), queryValues));
 
+    /// <summary>Evaluates <paramref name="body"/> with each of <paramref name="parameters"/> bound to its argument (a compiled query's source, or a slot computed from its parameters).</summary>
+    public static object? Evaluate(Expression body, IReadOnlyList<ParameterExpression> parameters, object?[] arguments)
+    {
+        Scope? scope = null;
+        for (var i = 0; i < parameters.Count; i++)
+        {
+            scope = new Scope(parameters[i], arguments[i], scope);
+        }
+
+        return Eval(body, new Context(scope, []));
+    }
+
     private sealed record Scope(ParameterExpression Parameter, object? Value, Scope? Outer);
 
     private readonly record struct Context(Scope? Scope, object?[] QueryValues)

@@ -130,6 +130,16 @@ internal static class QueryExecutor
         translated.PostOperations.Any(p => p.Kind == PostOperationKind.Include)
         || translated.Projection?.PostOperations.Any(p => p.Kind == PostOperationKind.Include) == true;
 
+    /// <summary>
+    /// The source's documents as they are, when nothing runs on them after the engine (no
+    /// projection, in-memory step or vector stage): the caller enumerates them without a row layer.
+    /// Null otherwise; run <see cref="Rows{TRoot}(IDocumentQuerySource{TRoot}, TranslatedQuery, object?[], BsonValue[], IEnumerable{object?}?)"/> then.
+    /// </summary>
+    public static IEnumerable<TRoot>? DocumentsOnly<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, BsonValue[] parameters) =>
+        translated.Vector is null && translated.Projection is null && translated.PostOperations.Count == 0
+            ? source.Execute(translated.Query, parameters)
+            : null;
+
     public static IEnumerable<object?> Rows<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, object?[] values, BsonValue[] parameters, IEnumerable<object?>? sourceRows)
     {
         if (sourceRows is null && HasInclude(translated) && source is IReferenceResolvingSource resolving)

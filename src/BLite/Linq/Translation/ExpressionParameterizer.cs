@@ -14,8 +14,14 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
 {
     private readonly HashSet<Expression> _evaluatable;
     private readonly List<object?> _values = [];
+    private readonly HashSet<ParameterExpression>? _outer;
+    private readonly List<Expression> _lifted = [];
 
-    private ExpressionParameterizer(HashSet<Expression> evaluatable) => _evaluatable = evaluatable;
+    private ExpressionParameterizer(HashSet<Expression> evaluatable, HashSet<ParameterExpression>? outer = null)
+    {
+        _evaluatable = evaluatable;
+        _outer = outer;
+    }
 
     public static (Expression Shape, object?[] Values) Parameterize(Expression expression)
     {
@@ -23,6 +29,22 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
         var parameterizer = new ExpressionParameterizer(evaluatable);
         var shape = parameterizer.Visit(expression);
         return (shape!, parameterizer._values.ToArray());
+    }
+
+    /// <summary>
+    /// The shape of a compiled query's body (<see cref="CompiledQuery"/>): sub-trees free of the
+    /// query's own lambda parameters become slots as in <see cref="Parameterize"/>, and may read
+    /// the compiled query's <paramref name="outer"/> parameters. Each slot's sub-tree is returned
+    /// instead of its value, to be evaluated per call; a bool one that reads an outer parameter is
+    /// refused, because a bool decides the shape (see <see cref="Visit"/>).
+    /// </summary>
+    public static (Expression Shape, Expression[] Slots) ParameterizeCompiled(Expression body, IReadOnlyCollection<ParameterExpression> outer)
+    {
+        var outerSet = new HashSet<ParameterExpression>(outer);
+        var evaluatable = EvaluatableFinder.Find(body, outerSet);
+        var parameterizer = new ExpressionParameterizer(evaluatable, outerSet);
+        var shape = parameterizer.Visit(body);
+        return (shape!, parameterizer._lifted.ToArray());
     }
 
     /// <summary>True when <paramref name="node"/> is a sub-tree <see cref="Parameterize"/> lifts whole: every node in it can be lifted.</summary>
@@ -58,6 +80,11 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
             return base.Visit(node);
         }
 
+        if (_outer is not null)
+        {
+            return Lift(node);
+        }
+
         var value = ExpressionInterpreter.Evaluate(node);
         if (node.Type == typeof(bool))
         {
@@ -68,6 +95,31 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
 
         _values.Add(value);
         return new QueryParameterExpression(_values.Count - 1, node.Type);
+    }
+
+    private Expression Lift(Expression node)
+    {
+        if (node.Type == typeof(bool))
+        {
+            if (References(node, _outer!))
+            {
+                throw new NotSupportedException(
+                    $"The compiled query's condition '{node}' does not depend on the document but on a parameter: a bool decides the query's shape, so it cannot be a compiled query's parameter. Compile one query per case, or test a document field against the parameter.");
+            }
+
+            return Expression.Constant(ExpressionInterpreter.Evaluate(node), typeof(bool));
+        }
+
+        _lifted.Add(node);
+        return new QueryParameterExpression(_lifted.Count - 1, node.Type);
+    }
+
+    /// <summary>Whether <paramref name="node"/> reads one of <paramref name="parameters"/>.</summary>
+    internal static bool References(Expression node, IReadOnlySet<ParameterExpression> parameters)
+    {
+        var finder = new ParameterFinder(parameters);
+        finder.Visit(node);
+        return finder.Found;
     }
 
     /// <summary>
@@ -117,11 +169,15 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
     {
         private readonly HashSet<Expression> _candidates = new(ReferenceEqualityComparer.Instance);
         private readonly HashSet<Expression> _spanSources = new(ReferenceEqualityComparer.Instance);
+        private readonly HashSet<ParameterExpression>? _outer;
         private bool _blocked;
 
-        public static HashSet<Expression> Find(Expression expression)
+        private EvaluatableFinder(HashSet<ParameterExpression>? outer) => _outer = outer;
+
+        /// <param name="outer">Parameters that stand for values known at execution (a compiled query's), liftable like captured variables.</param>
+        public static HashSet<Expression> Find(Expression expression, HashSet<ParameterExpression>? outer = null)
         {
-            var finder = new EvaluatableFinder();
+            var finder = new EvaluatableFinder(outer);
             finder.Visit(expression);
             return finder._candidates;
         }
@@ -143,7 +199,8 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
             base.Visit(node);
             if (!_blocked)
             {
-                if (CanLift(node) || (node.NodeType == ExpressionType.NewArrayInit && _spanSources.Contains(node)))
+                if (CanLift(node) || (node.NodeType == ExpressionType.NewArrayInit && _spanSources.Contains(node))
+                    || (node is ParameterExpression parameter && _outer?.Contains(parameter) == true))
                 {
                     RemoveChildren(node);
                     _candidates.Add(node);
@@ -195,7 +252,7 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
 
         protected override Expression VisitParameter(ParameterExpression node)
         {
-            _blocked = true;
+            _blocked |= _outer?.Contains(node) != true;
             return node;
         }
 
@@ -231,6 +288,17 @@ internal sealed class ExpressionParameterizer : ExpressionVisitor
             }
 
             return base.Visit(node);
+        }
+    }
+
+    private sealed class ParameterFinder(IReadOnlySet<ParameterExpression> parameters) : ExpressionVisitor
+    {
+        public bool Found { get; private set; }
+
+        protected override Expression VisitParameter(ParameterExpression node)
+        {
+            Found |= parameters.Contains(node);
+            return node;
         }
     }
 

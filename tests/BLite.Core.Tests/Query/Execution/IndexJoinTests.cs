@@ -113,5 +113,79 @@ public class IndexJoinTests
         Assert.Contains("fetch: index join", indexed.Explain(QueryFilter.In("v", lists[1])), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void A_join_over_many_values_spanning_many_leaves_returns_what_a_full_scan_returns()
+    {
+        using var database = DocumentDatabase.OpenInMemory();
+        var indexed = database.GetCollection("indexed");
+        var scanned = database.GetCollection("scanned");
+        indexed.EnsureIndex("by_owner", "owner");
+        var random = new Random(5);
+        for (var i = 0; i < 3000; i++)
+        {
+            // A long padding field keeps few entries per index leaf once the key grows with it.
+            var document = new BsonDocument { { "_id", random.Next() }, { "owner", $"owner-{random.Next(400):D4}-{new string('x', 40)}" } };
+            indexed.Insert(document);
+            scanned.Insert(document);
+        }
+
+        // Ascending and shuffled values, duplicates, and values no document has (before, between and after the stored ones).
+        var values = Enumerable.Range(0, 400).Where(v => v % 3 != 1).Select(v => (BsonValue)$"owner-{v:D4}-{new string('x', 40)}").ToList();
+        values.AddRange(["aaa", "owner-0001", "owner-9999", "zzz", values[7], values[7]]);
+        foreach (var list in new[] { values.OrderBy(v => v.AsString, StringComparer.Ordinal).ToList(), values.OrderBy(_ => random.Next()).ToList(), values.Take(3).ToList() })
+        {
+            var filter = QueryFilter.In("owner", new BsonArray(list));
+            var expected = scanned.Find(filter).Select(d => d["_id"].AsInt32).ToList();
+            Assert.True(expected.Count > (list.Count > 10 ? 1000 : 0), "the values should match documents");
+            Assert.Equal(expected, indexed.Find(filter).Select(d => d["_id"].AsInt32).ToList());
+            Assert.Equal(expected.Count, indexed.Count(filter));
+        }
+
+        Assert.Contains("fetch: index join", indexed.Explain(QueryFilter.In("owner", new BsonArray(values))), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_join_through_values_no_document_has_returns_nothing()
+    {
+        using var database = DocumentDatabase.OpenInMemory();
+        var items = database.GetCollection("items");
+        items.EnsureIndex("by_n", "n");
+        for (var i = 0; i < 50; i++)
+        {
+            items.Insert(new BsonDocument { { "_id", i }, { "n", i * 2 } });
+        }
+
+        Assert.Empty(items.Find(QueryFilter.In("n", new BsonArray { 1, 3, 1001, -7 })));
+        Assert.Empty(items.Find(QueryFilter.In("n", new BsonArray())));
+        Assert.Equal(0, items.Count(QueryFilter.In("n", new BsonArray { 1, 3 })));
+    }
+
+    [Fact]
+    public void A_join_under_a_snapshot_does_not_see_writes_made_after_it_began()
+    {
+        using var database = DocumentDatabase.OpenInMemory();
+        var items = database.GetCollection("items");
+        items.EnsureIndex("by_n", "n");
+        for (var i = 0; i < 200; i++)
+        {
+            items.Insert(new BsonDocument { { "_id", i }, { "n", i % 10 } });
+        }
+
+        var filter = QueryFilter.In("n", new BsonArray { 3, 7 });
+        using var read = database.BeginRead();
+        // Enough writes after the snapshot to split the index's leaves and change the join's runs.
+        for (var i = 200; i < 1200; i++)
+        {
+            items.Insert(new BsonDocument { { "_id", i }, { "n", i % 10 } });
+        }
+
+        items.Delete(3);
+
+        var before = items.Find(read, filter).Select(d => d["_id"].AsInt32).ToList();
+        Assert.Equal(Enumerable.Range(0, 200).Where(i => i % 10 is 3 or 7).ToList(), before);
+        var after = items.Find(filter).Select(d => d["_id"].AsInt32).ToList();
+        Assert.Equal(Enumerable.Range(0, 1200).Where(i => i != 3 && i % 10 is 3 or 7).ToList(), after);
+    }
+
     private static List<int> Ids(IEnumerable<BsonDocument> documents) => documents.Select(d => d["_id"].AsInt32).ToList();
 }

@@ -50,6 +50,31 @@ public class PrimaryKeyBufferTests
         Assert.Equal(Enumerable.Range(0, 100).Select(i => new[] { (byte)i }).ToList(), Sorted(evens.Concat(odds).ToList()));
     }
 
+    [Theory]
+    [InlineData(2)]
+    [InlineData(3)]
+    [InlineData(37)]
+    [InlineData(200)]
+    public void Many_ascending_runs_that_overlap_are_merged_into_one_order(int runs)
+    {
+        // A join over many values: each value's keys ascend, runs overlap and share keys, and the
+        // run count is odd as often as even (the last run of a merge pass has no partner).
+        var random = new Random(runs);
+        var keys = new List<byte[]>();
+        for (var run = 0; run < runs; run++)
+        {
+            var start = random.Next(0, 1000);
+            keys.AddRange(Enumerable.Range(0, random.Next(1, 12)).Select(i => Key(start + (i * random.Next(1, 40)))));
+        }
+
+        var expected = keys.Distinct(ByteArrayComparer.Instance).Order(Comparer<byte[]>.Create((a, b) => a.AsSpan().SequenceCompareTo(b))).ToList();
+
+        Assert.True(expected.Count < keys.Count || runs < 37, "runs this long should share keys");
+        Assert.Equal(expected, Sorted(keys));
+    }
+
+    private static byte[] Key(int value) => [(byte)(value >> 8), (byte)value];
+
     private static List<byte[]> Sorted(List<byte[]> keys)
     {
         var buffer = new PrimaryKeyBuffer();

@@ -335,6 +335,7 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
     {
         reader.ReadDocumentStart();
         var result = new global::Shop.Order();
+        var fresh4 = true;
         var ordinals = _ordinals0;
         while (reader.TryReadFieldHeader(out var type, out var fieldId))
         {
@@ -376,7 +377,15 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
                     else
                     {
                         global::BLite.Bson.Mapping.BsonMemberReader.ExpectType(ref reader, type, global::BLite.Bson.BsonType.Document, "Order.Shipping");
-                        result.Shipping = ReadAddress(ref reader);
+                        if (result.Shipping is { } existing4 && fresh4)
+                        {
+                            fresh4 = false;
+                            ReadAddressInto(ref reader, existing4);
+                        }
+                        else
+                        {
+                            result.Shipping = ReadAddress(ref reader);
+                        }
                     }
                     break;
                 }
@@ -398,7 +407,10 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
                             item18 = ReadLine(ref reader);
                             items16.Add(item18);
                         }
-                        result.Lines = items16.ToList();
+                        if (!items16.TryFill(result.Lines))
+                        {
+                            result.Lines = items16.ToList();
+                        }
                     }
                     break;
                 }
@@ -411,7 +423,9 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
                     else
                     {
                         global::BLite.Bson.Mapping.BsonMemberReader.ExpectType(ref reader, type, global::BLite.Bson.BsonType.Document, "Order.Attributes");
-                        var dictionary19 = new global::System.Collections.Generic.Dictionary<string, string>(global::BLite.Bson.Mapping.BsonMemberReader.CountDocumentFields(reader));
+                        var dictionary19Count = global::BLite.Bson.Mapping.BsonMemberReader.CountDocumentFields(reader);
+                        var dictionary19 = result.Attributes is { Count: 0 } dictionary19Given ? dictionary19Given : new global::System.Collections.Generic.Dictionary<string, string>(dictionary19Count);
+                        dictionary19.EnsureCapacity(dictionary19Count);
                         reader.ReadDocumentStart();
                         while (reader.TryReadFieldHeader(out var entryType20, out var entryId21))
                         {
@@ -438,10 +452,11 @@ internal sealed class OrderDocumentMapper : global::BLite.Bson.Mapping.IDocument
         return result;
     }
 
-    private global::Shop.Address ReadAddress(ref global::BLite.Bson.BsonSpanReader reader)
+    private global::Shop.Address ReadAddress(ref global::BLite.Bson.BsonSpanReader reader) => ReadAddressInto(ref reader, new global::Shop.Address());
+
+    private global::Shop.Address ReadAddressInto(ref global::BLite.Bson.BsonSpanReader reader, global::Shop.Address result)
     {
         reader.ReadDocumentStart();
-        var result = new global::Shop.Address();
         var ordinals = _ordinals1;
         while (reader.TryReadFieldHeader(out var type, out var fieldId))
         {
