@@ -53,7 +53,7 @@ public class LentReaderTests
         var error = db.Engine.Read(0, static (pages, _) =>
         {
             Exception? caught = null;
-            var thread = new Thread(() => caught = Record(() => pages.ReadPage(PageIds.Catalog)));
+            var thread = new Thread(() => caught = Record.Exception(() => pages.ReadPage(PageIds.Catalog)));
             thread.Start();
             thread.Join();
             return caught;
@@ -71,7 +71,7 @@ public class LentReaderTests
         var (error, usableAfter, activeInside) = db.Engine.Read(db.Engine, static (pages, engine) =>
         {
             Exception? caught = null;
-            var thread = new Thread(() => caught = Record(() => ((IDisposable)pages).Dispose()));
+            var thread = new Thread(() => caught = Record.Exception(() => ((IDisposable)pages).Dispose()));
             thread.Start();
             thread.Join();
             var value = PageData.Read(pages, PageIds.Catalog);
@@ -134,18 +134,5 @@ public class LentReaderTests
     {
         PageData.Read(pages, PageIds.Catalog);
         throw new InvalidOperationException("operation failed");
-    }
-
-    private static Exception? Record(Action action)
-    {
-        try
-        {
-            action();
-            return null;
-        }
-        catch (Exception exception)
-        {
-            return exception;
-        }
     }
 }

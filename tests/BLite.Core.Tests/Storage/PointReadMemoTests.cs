@@ -154,8 +154,8 @@ public sealed class PointReadMemoTests
             var caught = new List<Exception?>();
             var thread = new Thread(() =>
             {
-                caught.Add(Record(() => collection.TryReadById(pages, Key(1), 0, static (bytes, _) => bytes.Length, out _)));
-                caught.Add(Record(() => collection.ContainsId(pages, Key(1))));
+                caught.Add(Record.Exception(() => collection.TryReadById(pages, Key(1), 0, static (bytes, _) => bytes.Length, out _)));
+                caught.Add(Record.Exception(() => collection.ContainsId(pages, Key(1))));
             });
             thread.Start();
             thread.Join();
@@ -168,18 +168,6 @@ public sealed class PointReadMemoTests
         Assert.All(errors, error => Assert.IsType<InvalidOperationException>(error));
     }
 
-    private static Exception? Record(Action action)
-    {
-        try
-        {
-            action();
-            return null;
-        }
-        catch (Exception exception)
-        {
-            return exception;
-        }
-    }
 
     private static string ReadV(DocumentDatabase database, RawCollection raw) =>
         database.Read((Collection: raw, Fields: database.Fields), static (pages, s) =>
