@@ -123,6 +123,20 @@ internal sealed partial class DocumentDatabase : IDisposable
         return Storage.BeginWriteAsync(cancellationToken);
     }
 
+    /// <summary>A write transaction the caller ends with <see cref="WriteTransaction.EndLent"/> and never keeps (see <see cref="StorageEngine.BeginLentWrite"/>).</summary>
+    internal WriteTransaction BeginLentWrite()
+    {
+        ThrowIfDisposed();
+        return Storage.BeginLentWrite();
+    }
+
+    /// <summary>The asynchronous form of <see cref="BeginLentWrite"/>.</summary>
+    internal ValueTask<WriteTransaction> BeginLentWriteAsync(CancellationToken cancellationToken)
+    {
+        ThrowIfDisposed();
+        return Storage.BeginLentWriteAsync(cancellationToken);
+    }
+
     /// <summary>The raw-bytes handle of a collection (which need not exist yet: its first insert creates it).</summary>
     public RawCollection GetRawCollection(string name)
     {

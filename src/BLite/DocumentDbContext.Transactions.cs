@@ -79,10 +79,18 @@ public abstract partial class DocumentDbContext
             return transaction.Run(state, operation);
         }
 
-        using var write = Engine.BeginWrite();
-        var result = operation(write, state);
-        write.Commit();
-        return result;
+        // The transaction never leaves this method, so the engine may reuse it for the next write.
+        var write = Engine.BeginLentWrite();
+        try
+        {
+            var result = operation(write, state);
+            write.Commit();
+            return result;
+        }
+        finally
+        {
+            write.EndLent();
+        }
     }
 
     internal async Task<TResult> WriteAsync<TState, TResult>(TState state, Func<IPageWriter, TState, TResult> operation, CancellationToken cancellationToken)
@@ -93,10 +101,17 @@ public abstract partial class DocumentDbContext
             return await transaction.RunAsync(state, operation, cancellationToken).ConfigureAwait(false);
         }
 
-        using var write = await Engine.BeginWriteAsync(cancellationToken).ConfigureAwait(false);
-        var result = operation(write, state);
-        await write.CommitAsync(cancellationToken).ConfigureAwait(false);
-        return result;
+        var write = await Engine.BeginLentWriteAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            var result = operation(write, state);
+            await write.CommitAsync(cancellationToken).ConfigureAwait(false);
+            return result;
+        }
+        finally
+        {
+            write.EndLent();
+        }
     }
 
     /// <summary>

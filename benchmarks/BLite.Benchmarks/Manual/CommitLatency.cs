@@ -13,7 +13,8 @@ namespace BLite.Benchmarks.Manual;
 /// insert the same seeded orders in alternating blocks, so a burst of load on a shared machine
 /// lands on both, and so does the machine's floor (<see cref="MachineFloor"/>): an operation of
 /// the BLite median's cost that does no I/O and allocates nothing. Also reports managed bytes
-/// allocated per insert and per delete, and what the slowest commits waited for
+/// allocated per insert and per delete (the committing thread's), the garbage collections that ran
+/// during each engine's inserts, and what the slowest commits waited for
 /// (<see cref="CommitTailProfile"/>); <c>--profile-tails</c> adds the slowest 20 one by one.
 /// </summary>
 internal static class CommitLatency
@@ -47,6 +48,7 @@ internal static class CommitLatency
                 floor.Calibrate(WarmUp(directory, durability, warmUp, floor));
                 var latencies = Engines.ToDictionary(engine => engine, _ => new long[count]);
                 var allocated = Engines.ToDictionary(engine => engine, _ => 0L);
+                var collections = Engines.ToDictionary(engine => engine, _ => new int[3]);
                 var stores = Engines.Select((engine, i) => OrderStores.Get(engine).Create(
                     new OrderStoreOptions(Path.Combine(directory, $"{engine}-{durability.Label()}").ToLowerInvariant(), durability, IndexStatus: false))).ToArray();
                 var probes = stores.ToDictionary(store => store.Engine, store => new CommitTailProfile((store as BLiteOrderStore)?.Storage, count));
@@ -62,6 +64,12 @@ internal static class CommitLatency
                             var times = latencies[store.Engine];
                             var probe = probes[store.Engine];
                             var before = GC.GetAllocatedBytesForCurrentThread();
+                            var collected = collections[store.Engine];
+                            for (var generation = 0; generation < collected.Length; generation++)
+                            {
+                                collected[generation] -= GC.CollectionCount(generation);
+                            }
+
                             for (var i = start; i < end; i++)
                             {
                                 probe.Before();
@@ -72,6 +80,10 @@ internal static class CommitLatency
                             }
 
                             allocated[store.Engine] += GC.GetAllocatedBytesForCurrentThread() - before;
+                            for (var generation = 0; generation < collected.Length; generation++)
+                            {
+                                collected[generation] += GC.CollectionCount(generation);
+                            }
                         }
 
                         for (var i = start; i < end; i++)
@@ -87,7 +99,7 @@ internal static class CommitLatency
                     foreach (var store in stores)
                     {
                         var deleteBytes = DeleteAllocation(store, orders);
-                        rows.Add(Row(store.Engine, durability, count, latencies[store.Engine], (double)allocated[store.Engine] / count, deleteBytes));
+                        rows.Add(Row(store.Engine, durability, count, latencies[store.Engine], (double)allocated[store.Engine] / count, deleteBytes, collections[store.Engine]));
                         probes[store.Engine].WriteRows(store.Engine, durability.Label(), latencies[store.Engine], causes);
                         if (profileTails)
                         {
@@ -97,7 +109,7 @@ internal static class CommitLatency
                         output.WriteLine($"  commit-latency {durability.Label(),-8} {store.Engine,-7} done");
                     }
 
-                    rows.Add(Row($"{MachineFloor.Name} ({floor.Copies} × 4 KB copy)", durability, count, floorTimes, null, null));
+                    rows.Add(Row($"{MachineFloor.Name} ({floor.Copies} × 4 KB copy)", durability, count, floorTimes, null, null, null));
                     floorProbe.WriteRows(MachineFloor.Name, durability.Label(), floorTimes, causes);
                     if (profileTails)
                     {
@@ -125,8 +137,8 @@ internal static class CommitLatency
         output.WriteLine();
         output.WriteLine($"Single-insert commit latency, inserts into a new store (orders as in the comparison workload; at most {MaxFlushInserts:N0} at flush):");
         output.WriteLine();
-        output.WriteLine("| Durability | Engine | Inserts | p50 | p90 | p99 | max | p99 / p50 | max / p50 | Allocated per insert | Allocated per delete |");
-        output.WriteLine("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        output.WriteLine("| Durability | Engine | Inserts | p50 | p90 | p99 | max | p99 / p50 | max / p50 | Allocated per insert | Allocated per delete | Collections (gen0/1/2) |");
+        output.WriteLine("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         foreach (var row in rows)
         {
             output.WriteLine(row);
@@ -219,7 +231,8 @@ internal static class CommitLatency
         return (double)(GC.GetAllocatedBytesForCurrentThread() - before) / count;
     }
 
-    private static string Row(string engine, StoreDurability durability, int count, long[] ticks, double? insertBytes, double? deleteBytes)
+    /// <param name="collections">Garbage collections that ran during the engine's timed inserts, per generation (a gen2 collection counts in all three).</param>
+    private static string Row(string engine, StoreDurability durability, int count, long[] ticks, double? insertBytes, double? deleteBytes, int[]? collections)
     {
         var sorted = (long[])ticks.Clone();
         Array.Sort(sorted);
@@ -227,7 +240,7 @@ internal static class CommitLatency
         var p50 = At(0.50);
         var max = sorted[^1] * 1e6 / Stopwatch.Frequency;
         return string.Create(CultureInfo.InvariantCulture,
-            $"| {durability.Label()} | {engine} | {count:N0} | {Micros(p50)} | {Micros(At(0.90))} | {Micros(At(0.99))} | {Micros(max)} | {At(0.99) / p50:0.0}× | {max / p50:0.0}× | {Bytes(insertBytes)} | {Bytes(deleteBytes)} |");
+            $"| {durability.Label()} | {engine} | {count:N0} | {Micros(p50)} | {Micros(At(0.90))} | {Micros(At(0.99))} | {Micros(max)} | {At(0.99) / p50:0.0}× | {max / p50:0.0}× | {Bytes(insertBytes)} | {Bytes(deleteBytes)} | {(collections is null ? "" : string.Join('/', collections))} |");
     }
 
     private static string Bytes(double? bytes) => bytes is { } value ? ResultTableWriter.FormatBytes(value) : "";

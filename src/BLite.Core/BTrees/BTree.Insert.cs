@@ -104,6 +104,12 @@ internal sealed partial class BTree
 
         var leaf = BTreeNode.IsLeaf(page);
         var appendAtEnd = leaf && index == BTreeNode.Count(page) && BTreeNode.SecondLink(page) == 0;
+        if (appendAtEnd && level > 0)
+        {
+            AppendLeaf(pages, pathPages, pathChildIndexes, level, page, cell);
+            return;
+        }
+
         using var batch = new CellBatch(page.Length + cell.Length, BTreeNode.Count(page) + 1);
         for (var i = 0; i < BTreeNode.Count(page); i++)
         {
@@ -142,6 +148,24 @@ internal sealed partial class BTree
         }
 
         InsertSeparator(pages, pathPages, pathChildIndexes, level - 1, pathChildIndexes[level], BTreeNode.CellKey(batch[separatorIndex]), rightId);
+    }
+
+    /// <summary>
+    /// An append past the last key of the tree into a full leaf (ascending inserts): the leaf
+    /// keeps every cell it has, as a balanced split that leaves the left page full would (see
+    /// <see cref="CellBatch.ChooseLeafSplit"/>), and the new cell starts a new right sibling. Only
+    /// the old leaf's sibling link changes, so its cells are not copied out and back.
+    /// </summary>
+    private void AppendLeaf(IPageWriter pages, Span<uint> pathPages, Span<int> pathChildIndexes, int level, Span<byte> page, ReadOnlySpan<byte> cell)
+    {
+        var pageId = pathPages[level];
+        var rightId = pages.AllocatePage();
+        var right = pages.WritePage(rightId).Span;
+        BTreeNode.Initialize(right, BTreeNode.LeafKind);
+        BTreeNode.SetFirstLink(right, pageId);
+        BTreeNode.AppendCell(right, cell);
+        BTreeNode.SetSecondLink(page, rightId);
+        InsertSeparator(pages, pathPages, pathChildIndexes, level - 1, pathChildIndexes[level], BTreeNode.CellKey(cell), rightId);
     }
 
     /// <summary>Adds a branch cell (separator, right child) at key slot <paramref name="index"/> of the branch at <paramref name="level"/>.</summary>

@@ -132,5 +132,5 @@ internal sealed partial class RawCollection
     private List<byte[]> BuildKeys(ReadOnlySpan<byte> document, IndexInfo index, ReadOnlySpan<byte> primaryKey) =>
         IndexKeyBuilder.Build(document, index, _database.Fields, Name, MaxFieldKeyLength(primaryKey));
 
-    private static BTree Primary(CollectionInfo collection) => BTree.Open(collection.PrimaryRoot);
+    private static BTree Primary(CollectionInfo collection) => collection.PrimaryTree;
 }

@@ -96,9 +96,20 @@ internal sealed partial class StorageEngine
                 }
 
                 var oldestLive = OldestLiveSnapshot();
+                ReadOnlySpan<long> live = default;
                 for (var i = 0; i < pageIds.Length; i++)
                 {
                     _pages.DropHidden(pageIds[i], oldestLive);
+
+                    // While an older snapshot stays open (a reader, or the background checkpoint's
+                    // copy), a page written by every commit would keep a version per commit until
+                    // the checkpoint's pruning, each a page image taken from the spare pool. Only
+                    // the head and the versions live snapshots see are needed.
+                    if (_pages.Head(pageIds[i]) is { Older.Older: not null })
+                    {
+                        live = live.IsEmpty ? LiveSnapshotsInScratch() : live;
+                        _pages.Prune(pageIds[i], live);
+                    }
                 }
             }
 

@@ -12,6 +12,7 @@ namespace BLite.Core.Storage;
 internal sealed partial class StorageEngine
 {
     private readonly Dictionary<uint, CounterVersion> _counters = [];
+    private CounterVersion? _spareCounterVersion;
     private Action<WriteTransaction>? _counterPersister;
     private bool _countersChangedSinceCheckpoint;
 
@@ -63,7 +64,19 @@ internal sealed partial class StorageEngine
         var oldestLive = OldestLiveSnapshot();
         foreach (var (key, value) in changes)
         {
-            var head = new CounterVersion(seq, value, _counters.GetValueOrDefault(key));
+            var previous = _counters.GetValueOrDefault(key);
+            CounterVersion head;
+            if (_spareCounterVersion is { } spare)
+            {
+                _spareCounterVersion = null;
+                spare.Reuse(seq, value, previous);
+                head = spare;
+            }
+            else
+            {
+                head = new CounterVersion(seq, value, previous);
+            }
+
             _counters[key] = head;
 
             // Keep every version newer than the oldest live snapshot and the one that snapshot sees.
@@ -71,6 +84,13 @@ internal sealed partial class StorageEngine
             while (version.Seq > oldestLive && version.Older is { } older)
             {
                 version = older;
+            }
+
+            // Versions are only read under _sync, so a dropped one can serve the next commit.
+            if (version.Older is { } dropped)
+            {
+                dropped.Older = null;
+                _spareCounterVersion = dropped;
             }
 
             version.Older = null;
@@ -120,10 +140,17 @@ internal sealed partial class StorageEngine
 
     private sealed class CounterVersion(long seq, long value, CounterVersion? older)
     {
-        public long Seq { get; } = seq;
+        public long Seq { get; private set; } = seq;
 
-        public long Value { get; } = value;
+        public long Value { get; private set; } = value;
 
         public CounterVersion? Older { get; set; } = older;
+
+        public void Reuse(long seq, long value, CounterVersion? older)
+        {
+            Seq = seq;
+            Value = value;
+            Older = older;
+        }
     }
 }

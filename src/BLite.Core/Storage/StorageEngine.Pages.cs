@@ -16,18 +16,90 @@ internal sealed partial class StorageEngine
         }
     }
 
+    // A database that grows takes a new page image for every page it adds. Once it has taken this
+    // many, a background task keeps a reserve of ready arrays in the spare pool, so a commit that
+    // adds a page neither allocates nor touches fresh memory (page faults) on its own path.
+    private const int SpareReserveAfterMisses = 64;
+    private const int SpareReserve = 256;
+    private int _spareMisses;
+    private int _spareRefillQueued;
+
     /// <summary>A page-sized array for a writer's private copy of a page; its content is garbage.</summary>
     internal byte[] RentPageImage()
     {
+        byte[]? spare;
+        int left;
         lock (_sync)
         {
-            if (_pages.TakeSpareImage() is { } spare)
-            {
-                return spare;
-            }
+            spare = _pages.TakeSpareImage();
+            left = _pages.SpareImageCount;
         }
 
-        return GC.AllocateUninitializedArray<byte>(PageSize);
+        if (spare is null && _spareMisses < SpareReserveAfterMisses)
+        {
+            _spareMisses++;
+        }
+
+        if (left < SpareReserve / 4 && _spareMisses >= SpareReserveAfterMisses)
+        {
+            QueueSpareRefill();
+        }
+
+        return spare ?? NewPageImage();
+    }
+
+    /// <summary>
+    /// A new page image, on the pinned object heap: it becomes a committed image that the cache
+    /// keeps for as long as the page stays in it, so in the young generations it would only be
+    /// copied from collection to collection, and a growing database would drive young collections
+    /// by its growth alone. The pinned heap is collected with the oldest generation.
+    /// </summary>
+    private byte[] NewPageImage() => GC.AllocateUninitializedArray<byte>(PageSize, pinned: true);
+
+    private void QueueSpareRefill()
+    {
+        if (Interlocked.Exchange(ref _spareRefillQueued, 1) == 0)
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(static engine => engine.RefillSpareImages(), this, preferLocal: false);
+        }
+    }
+
+    /// <summary>Tops the spare pool up to the reserve (see <see cref="RentPageImage"/>); run on the thread pool, and by tests directly.</summary>
+    internal void RefillSpareImages()
+    {
+        try
+        {
+            while (true)
+            {
+                var image = NewPageImage();
+
+                // Fault every memory page in here rather than in the commit that takes the array.
+                for (var offset = 0; offset < image.Length; offset += 4096)
+                {
+                    image[offset] = 0;
+                }
+
+                lock (_sync)
+                {
+                    var count = _pages.SpareImageCount;
+                    if (_disposed || count >= SpareReserve)
+                    {
+                        return;
+                    }
+
+                    _pages.ReturnSpareImage(image);
+                    if (_pages.SpareImageCount == count)
+                    {
+                        // Refused: the pool is already at the bound its options set.
+                        return;
+                    }
+                }
+            }
+        }
+        finally
+        {
+            Volatile.Write(ref _spareRefillQueued, 0);
+        }
     }
 
     /// <summary>Takes back the private copies of a transaction that rolled back: nobody else ever saw them.</summary>
@@ -46,10 +118,15 @@ internal sealed partial class StorageEngine
     /// The whole image (payload and trailer) of <paramref name="pageId"/> as <paramref name="snapshot"/>
     /// sees it. Cached images are returned as they are: they are never mutated.
     /// </summary>
-    internal byte[] GetImage(uint pageId, long snapshot)
+    /// <param name="remember">
+    /// False for a writer's reads: its snapshot moves with every commit, so memoizing its pages
+    /// (see <see cref="RememberHotPage"/>) would allocate a memo entry per page per commit that
+    /// the next commit makes stale.
+    /// </param>
+    internal byte[] GetImage(uint pageId, long snapshot, bool remember = true)
     {
         byte[]? noScratch = null;
-        return GetImage(pageId, snapshot, ref noScratch, transient: false);
+        return GetImage(pageId, snapshot, ref noScratch, transient: false, remember);
     }
 
     /// <summary>
@@ -60,7 +137,7 @@ internal sealed partial class StorageEngine
     /// </summary>
     internal byte[] GetImage(uint pageId, long snapshot, ref byte[]? scratch) => GetImage(pageId, snapshot, ref scratch, transient: true);
 
-    private byte[] GetImage(uint pageId, long snapshot, ref byte[]? scratch, bool transient)
+    private byte[] GetImage(uint pageId, long snapshot, ref byte[]? scratch, bool transient, bool remember = true)
     {
         if (TryGetHotPage(pageId, snapshot, out var hot))
         {
@@ -84,7 +161,11 @@ internal sealed partial class StorageEngine
                 {
                     _pages.Touch(version);
                     _cacheHits++;
-                    RememberHotPage(version, snapshot, cached);
+                    if (remember)
+                    {
+                        RememberHotPage(version, snapshot, cached);
+                    }
+
                     return cached;
                 }
 

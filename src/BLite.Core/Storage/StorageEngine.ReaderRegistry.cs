@@ -183,7 +183,18 @@ internal sealed partial class StorageEngine
     private List<long> RegisteredSnapshots()
     {
         var snapshots = new List<long>(_readers.Count + _retiredReaders.Count + 1);
-        snapshots.AddRange(_readers.Keys);
+        AddRegisteredSnapshots(snapshots);
+        return snapshots;
+    }
+
+    /// <summary>Adds every registered snapshot to <paramref name="snapshots"/> (see <see cref="RegisteredSnapshots"/>). Call under _sync.</summary>
+    private void AddRegisteredSnapshots(List<long> snapshots)
+    {
+        foreach (var snapshot in _readers.Keys)
+        {
+            snapshots.Add(snapshot);
+        }
+
         _retiredReaders.RemoveAll(static retired => Volatile.Read(ref retired.Count) <= 0);
         foreach (var retired in _retiredReaders)
         {
@@ -195,8 +206,6 @@ internal sealed partial class StorageEngine
         {
             snapshots.Add(published.Seq);
         }
-
-        return snapshots;
     }
 
     /// <summary>The oldest snapshot a registered reader holds, or long.MaxValue. Call under _sync.</summary>

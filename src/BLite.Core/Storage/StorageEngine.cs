@@ -33,6 +33,9 @@ internal sealed partial class StorageEngine : IDisposable
     private readonly int _trailerSize;
     private readonly bool _publishesInMemory;
     private readonly SemaphoreSlim _writerSlot = new(1, 1);
+
+    // The finished lent write transaction kept for the next one (see BeginLentWrite).
+    private WriteTransaction? _spareWrite;
     // Readers the engine registers under the lock for a snapshot that may not be published yet
     // (the background checkpoint's copy); other readers register without it (ReaderRegistry).
     private readonly Dictionary<long, int> _readers = [];
@@ -130,6 +133,30 @@ internal sealed partial class StorageEngine : IDisposable
         await _writerSlot.WaitAsync(cancellationToken).ConfigureAwait(false);
         return StartWrite();
     }
+
+    /// <summary>
+    /// As <see cref="BeginWrite"/>, for a caller that ends the transaction with
+    /// <see cref="WriteTransaction.EndLent"/> and keeps no reference to it (a single operation
+    /// that commits before it returns): the engine then reuses the object, its page dictionary
+    /// included, for the next such write instead of allocating them per commit.
+    /// </summary>
+    internal WriteTransaction BeginLentWrite()
+    {
+        ThrowIfUnwritable();
+        _writerSlot.Wait();
+        return StartWrite(lent: true);
+    }
+
+    /// <summary>The asynchronous form of <see cref="BeginLentWrite"/>.</summary>
+    internal async ValueTask<WriteTransaction> BeginLentWriteAsync(CancellationToken cancellationToken)
+    {
+        ThrowIfUnwritable();
+        await _writerSlot.WaitAsync(cancellationToken).ConfigureAwait(false);
+        return StartWrite(lent: true);
+    }
+
+    /// <summary>Takes back a finished lent transaction (see <see cref="BeginLentWrite"/>).</summary>
+    internal void ReturnLentWrite(WriteTransaction transaction) => Volatile.Write(ref _spareWrite, transaction);
 
     /// <summary>
     /// Copies every committed page from the WAL into the database file, flushes it and restarts
@@ -313,17 +340,23 @@ internal sealed partial class StorageEngine : IDisposable
     {
         ThrowIfUnwritable();
         var snapshot = _writtenSeq;
-        return new WriteTransaction(this, snapshot, DatabaseHeader.Read(GetImage(PageIds.Header, snapshot)), nested: true);
+        return new WriteTransaction(this, snapshot, DatabaseHeader.Read(GetImage(PageIds.Header, snapshot, remember: false)), nested: true);
     }
 
-    private WriteTransaction StartWrite()
+    private WriteTransaction StartWrite(bool lent = false)
     {
         try
         {
             ThrowIfUnwritable();
             var snapshot = _writtenSeq;
-            var header = DatabaseHeader.Read(GetImage(PageIds.Header, snapshot));
-            return new WriteTransaction(this, snapshot, header);
+            var header = DatabaseHeader.Read(GetImage(PageIds.Header, snapshot, remember: false));
+            if (lent && Interlocked.Exchange(ref _spareWrite, null) is { } spare)
+            {
+                spare.Rearm(snapshot, header);
+                return spare;
+            }
+
+            return new WriteTransaction(this, snapshot, header, lent: lent);
         }
         catch
         {
@@ -339,22 +372,28 @@ internal sealed partial class StorageEngine : IDisposable
     /// reader fall back to an older image of that page beside the newer images of the others
     /// — half a commit. Call under _sync.
     /// </summary>
-    private long[] LiveSnapshots()
-    {
-        var registered = RegisteredSnapshots();
-        var snapshots = new long[registered.Count + 1 + _unpublished.Count];
-        registered.CopyTo(snapshots);
-        var i = registered.Count;
+    private long[] LiveSnapshots() => LiveSnapshotsInScratch().ToArray();
 
+    /// <summary>
+    /// <see cref="LiveSnapshots"/> in a list the engine reuses, for the commit path: valid until
+    /// the next call, under the same hold of _sync.
+    /// </summary>
+    private ReadOnlySpan<long> LiveSnapshotsInScratch()
+    {
+        var snapshots = _liveSnapshotScratch;
+        snapshots.Clear();
+        AddRegisteredSnapshots(snapshots);
         foreach (var commit in _unpublished)
         {
-            snapshots[i++] = commit.Seq;
+            snapshots.Add(commit.Seq);
         }
 
-        snapshots[i] = _publishedSeq;
-        Array.Sort(snapshots);
-        return snapshots;
+        snapshots.Add(_publishedSeq);
+        snapshots.Sort();
+        return CollectionsMarshal.AsSpan(snapshots);
     }
+
+    private readonly List<long> _liveSnapshotScratch = [];
 
     private void Close()
     {

@@ -13,11 +13,11 @@ namespace BLite.Core.Transactions;
 internal sealed partial class WriteTransaction : IPageWriter, IDisposable
 {
     private readonly StorageEngine _engine;
-    private readonly long _snapshot;
+    private long _snapshot;
     private readonly Dictionary<uint, byte[]> _dirty = [];
     private HashSet<uint>? _freed;
     private List<uint>? _freedInOrder;
-    private readonly DatabaseHeader _originalHeader;
+    private DatabaseHeader _originalHeader;
     private DatabaseHeader _header;
     private TransactionState _state = TransactionState.Active;
     private ICommitParticipant? _participant;
@@ -27,16 +27,22 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
     /// Run by a holder of the writer slot (the checkpoint persisting counters): the transaction
     /// never releases the slot, and its commit never starts a checkpoint.
     /// </param>
-    internal WriteTransaction(StorageEngine engine, long snapshot, DatabaseHeader header, bool nested = false)
+    /// <param name="lent">
+    /// Lent by <see cref="StorageEngine.BeginLentWrite"/>: the caller ends it with
+    /// <see cref="EndLent"/> and keeps no reference, so the object can serve the next such write.
+    /// </param>
+    internal WriteTransaction(StorageEngine engine, long snapshot, DatabaseHeader header, bool nested = false, bool lent = false)
     {
         _engine = engine;
         _snapshot = snapshot;
         _header = header;
         _originalHeader = header;
         _nested = nested;
+        _lent = lent;
     }
 
     private readonly bool _nested;
+    private readonly bool _lent;
     private bool _startsBackgroundCheckpoint;
 
     private enum TransactionState
@@ -94,7 +100,7 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
     {
         ThrowIfNotActive();
         ThrowIfNotLivePage(pageId);
-        var image = _dirty.TryGetValue(pageId, out var copy) ? copy : _engine.GetImage(pageId, _snapshot);
+        var image = _dirty.TryGetValue(pageId, out var copy) ? copy : _engine.GetImage(pageId, _snapshot, remember: false);
         return new ReadOnlyMemory<byte>(image, 0, PagePayloadSize);
     }
 
@@ -230,6 +236,36 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
         }
     }
 
+    /// <summary>
+    /// Ends a lent transaction (rolling it back unless it committed) and gives the object back to
+    /// the engine for the next lent write, unless its commit failed. The caller must not touch it
+    /// afterwards: it may already be another write's.
+    /// </summary>
+    internal void EndLent()
+    {
+        Dispose();
+        if (_lent && _state is TransactionState.Committed or TransactionState.RolledBack)
+        {
+            _engine.ReturnLentWrite(this);
+        }
+    }
+
+    /// <summary>Makes a finished lent transaction a new one on <paramref name="snapshot"/>; the caller holds the writer slot.</summary>
+    internal void Rearm(long snapshot, DatabaseHeader header)
+    {
+        _snapshot = snapshot;
+        _header = header;
+        _originalHeader = header;
+        _dirty.Clear();
+        _freed = null;
+        _freedInOrder = null;
+        _participant = null;
+        _counters.Clear();
+        LogRecord = default;
+        _startsBackgroundCheckpoint = false;
+        _state = TransactionState.Active;
+    }
+
     private void ReleaseWriterSlot()
     {
         if (!_nested)
@@ -244,7 +280,7 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
         if (!_dirty.TryGetValue(pageId, out var image))
         {
             // Every byte is overwritten by the copy, so the array need not be zeroed first.
-            var committed = _engine.GetImage(pageId, _snapshot);
+            var committed = _engine.GetImage(pageId, _snapshot, remember: false);
             image = committed.Length == _engine.PageSize ? _engine.RentPageImage() : GC.AllocateUninitializedArray<byte>(committed.Length);
             committed.CopyTo(image, 0);
             _dirty[pageId] = image;

@@ -163,6 +163,97 @@ public class PageImageReuseTests
         Assert.Equal(-1, db.Engine.Read(pages[1], static (reader, id) => PageData.Read(reader, id)));
     }
 
+    [Fact]
+    public void A_page_committed_again_and_again_under_an_open_reader_keeps_only_its_head_and_the_readers_version()
+    {
+        using var db = new TestDatabase(new StorageOptions { Durability = Durability.Normal, PageSize = PageSize, CheckpointInBackground = false });
+        var pages = AllocatePages(db.Engine);
+        using (var reader = db.Engine.BeginRead())
+        {
+            for (var commit = 0; commit < 50; commit++)
+            {
+                using var tx = db.Engine.BeginWrite();
+                PageData.Stamp(tx, pages[0], commit);
+                tx.Commit();
+
+                // The versions between the reader's and the head are seen by nobody: the commit drops them.
+                Assert.Equal(2, db.Engine.PageVersionCount(pages[0]));
+            }
+
+            Assert.Equal(-1, PageData.Read(reader, pages[0]));
+            Assert.Equal(49, db.Engine.Read(pages[0], static (current, id) => PageData.Read(current, id)));
+        }
+
+        using (var tx = db.Engine.BeginWrite())
+        {
+            PageData.Stamp(tx, pages[0], 50);
+            tx.Commit();
+        }
+
+        Assert.Equal(1, db.Engine.PageVersionCount(pages[0]));
+    }
+
+    [Fact]
+    public void A_reserve_of_spare_arrays_serves_the_commits_of_a_growing_database_without_allocating()
+    {
+        using var db = new TestDatabase(new StorageOptions { Durability = Durability.Normal, PageSize = PageSize });
+        db.Engine.RefillSpareImages();
+        var reserve = db.Engine.SpareImageCount;
+        Assert.True(reserve >= 64, $"the reserve holds {reserve} arrays");
+
+        // Every page this transaction adds takes a reserved array; none is allocated here.
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        using (var tx = db.Engine.BeginWrite())
+        {
+            for (var i = 0; i < 32; i++)
+            {
+                PageData.Stamp(tx, tx.AllocatePage(), i);
+            }
+
+            tx.Rollback();
+        }
+
+        Assert.InRange(GC.GetAllocatedBytesForCurrentThread() - before, 0, PageSize - 1);
+        Assert.Equal(reserve, db.Engine.SpareImageCount);
+    }
+
+    [Fact]
+    public void A_lent_write_transaction_serves_the_next_lent_write_clean_after_a_commit_or_a_rollback()
+    {
+        using var db = new TestDatabase(new StorageOptions { Durability = Durability.Normal, PageSize = PageSize });
+        var pages = AllocatePages(db.Engine);
+        var first = db.Engine.BeginLentWrite();
+        PageData.Stamp(first, pages[0], 1);
+        first.Commit();
+        first.EndLent();
+
+        var second = db.Engine.BeginLentWrite();
+        Assert.Same(first, second);
+        Assert.Equal(0, second.DirtyPageCount);
+        Assert.Equal(1, PageData.Read(second, pages[0]));
+        PageData.Stamp(second, pages[0], 2);
+        var added = second.AllocatePage();
+        second.EndLent();
+
+        // The rolled-back write left nothing behind, in the engine or in the object.
+        var third = db.Engine.BeginLentWrite();
+        Assert.Same(first, third);
+        Assert.Equal(0, third.DirtyPageCount);
+        Assert.Equal(added, third.PageCount);
+        Assert.Equal(1, PageData.Read(third, pages[0]));
+        third.EndLent();
+        Assert.Equal(1, db.Engine.Read(pages[0], static (reader, id) => PageData.Read(reader, id)));
+
+        // A transaction from BeginWrite is never lent, so a reference kept to it stays finished.
+        var plain = db.Engine.BeginWrite();
+        plain.Commit();
+        plain.EndLent();
+        var lent = db.Engine.BeginLentWrite();
+        Assert.Same(first, lent);
+        Assert.NotSame(plain, lent);
+        lent.EndLent();
+    }
+
     private static uint[] AllocatePages(StorageEngine engine)
     {
         var pages = new uint[Pages];

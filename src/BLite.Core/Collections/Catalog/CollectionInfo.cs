@@ -1,3 +1,4 @@
+using BLite.Core.BTrees;
 using BLite.Core.ChangeFeed;
 
 namespace BLite.Core.Collections.Catalog;
@@ -17,6 +18,11 @@ internal sealed class CollectionInfo
     }
 
     public string Name { get; }
+
+    /// <summary>The primary index's tree, opened once rather than by every operation (the tree object only names its root).</summary>
+    public BTree PrimaryTree => _primaryTree ??= BTree.Open(PrimaryRoot);
+
+    private BTree? _primaryTree;
 
     public uint Id { get; }
 

@@ -60,7 +60,48 @@ internal sealed partial class FileDevice : IStorageDevice
 
     public void Write(long offset, ReadOnlySpan<byte> source) => RandomAccess.Write(_handle, source, offset);
 
-    public void Write(long offset, IReadOnlyList<ReadOnlyMemory<byte>> sources) => RandomAccess.Write(_handle, sources, offset);
+    /// <summary>
+    /// A gathered write. One that fits <see cref="StagingBytes"/> (a single-page commit on the log:
+    /// a frame header and a page image) is copied into one buffer and written with one call, since
+    /// the gathered form of <see cref="RandomAccess"/> allocates two arrays per call (pinned handles
+    /// and I/O vectors), that is per commit.
+    /// </summary>
+    public void Write(long offset, IReadOnlyList<ReadOnlyMemory<byte>> sources)
+    {
+        var total = 0L;
+        for (var i = 0; i < sources.Count; i++)
+        {
+            total += sources[i].Length;
+        }
+
+        // Claimed rather than shared, in case two threads ever write through one device at once.
+        if (total > StagingBytes || Interlocked.CompareExchange(ref _stagingInUse, 1, 0) != 0)
+        {
+            RandomAccess.Write(_handle, sources, offset);
+            return;
+        }
+
+        try
+        {
+            var staging = _staging ??= GC.AllocateUninitializedArray<byte>(StagingBytes);
+            var length = 0;
+            for (var i = 0; i < sources.Count; i++)
+            {
+                sources[i].Span.CopyTo(staging.AsSpan(length));
+                length += sources[i].Length;
+            }
+
+            RandomAccess.Write(_handle, staging.AsSpan(0, length), offset);
+        }
+        finally
+        {
+            Volatile.Write(ref _stagingInUse, 0);
+        }
+    }
+
+    private const int StagingBytes = 24 * 1024;
+    private byte[]? _staging;
+    private int _stagingInUse;
 
     public void Flush() => RandomAccess.FlushToDisk(_handle);
 
