@@ -288,12 +288,20 @@ internal static class WalScanner
     /// flushed. Frames of different lengths hide where the later ones start, so every 8-byte
     /// boundary past the damaged frame is tried, and each candidate is judged by its own image or
     /// record checksum (its chain cannot be, without the frames before it).
+    /// A candidate's durable count is believed only when the frame after it chains from the
+    /// candidate's stored checksum. Nothing else covers that count: a frame header can straddle
+    /// a sector boundary (frames are not sector-sized), and a torn write can then keep the new
+    /// frame's first 24 bytes (generation and salt) beside the old frame's last 8 (durable count
+    /// and checksum, always in one sector); with a page image that changed only in sectors the
+    /// write also kept, that frame looked intact and its stale count refused a sound log. The
+    /// count shares its 8 bytes with the checksum, which a chained successor proves is this
+    /// generation's frame's own.
     /// </summary>
     private static void RefuseIfFlushedFrameIsDamaged(IStorageDevice device, FrameReader reader, long damaged, long damagedOffset)
     {
         foreach (var later in FrameStarts(device, damagedOffset + 8, WalFormat.FrameSize(reader.PageSize), reader.Generation, reader.Salt))
         {
-            if (reader.IsSelfConsistent(later) && reader.DurableCount > damaged)
+            if (reader.IsSelfConsistent(later) && reader.DurableCount > damaged && reader.IsIntact(later + reader.Length, reader.Checksum))
             {
                 throw new BLiteCorruptionException(
                     device.Name,
