@@ -181,9 +181,6 @@ public sealed partial class DocumentCollection<TId, T> : TypedCollection
         return Mapper.Deserialize(ref reader);
     }
 
-    /// <summary>One document of a result of many; the same as <see cref="Deserialize"/>.</summary>
-    internal T DeserializeInResult(ReadOnlySpan<byte> document) => Deserialize(document);
-
     /// <summary>The encoded primary key of an id, held by value (no array for native ids) so reads and deletes by id allocate nothing for it.</summary>
     internal PrimaryKeyBytes LookupKey(TId id) => _ids.EncodeKeyBytes(id);
 

@@ -157,7 +157,7 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
     {
         foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _plans))
         {
-            yield return _collection.DeserializeInResult(document.Span);
+            yield return _collection.Deserialize(document.Span);
         }
     }
 
@@ -244,7 +244,7 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
         var rows = new List<T>();
         foreach (var document in CollectionQuerySource.Execute(_collection.Documents, pages, query, parameters, _plans))
         {
-            rows.Add(_collection.DeserializeInResult(document.Span));
+            rows.Add(_collection.Deserialize(document.Span));
         }
 
         return rows;
@@ -259,7 +259,7 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
             using var read = _collection.Context.Engine.BeginRead();
             foreach (var document in CollectionQuerySource.Execute(_collection.Documents, read, query, parameters, _plans))
             {
-                yield return _collection.DeserializeInResult(document.Span);
+                yield return _collection.Deserialize(document.Span);
             }
         }
         finally
