@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
@@ -35,7 +36,6 @@ public ref partial struct BsonSpanReader
             throw new ArgumentException("There must be an offset and a type slot for every field id.", nameof(offsets));
         }
 
-        offsets[..fieldIds.Length].Fill(-1);
         var end = LocatedLength(document, 0, document.Length, minimum: 5);
         if (document[end - 1] != 0)
         {
@@ -110,6 +110,12 @@ public ref partial struct BsonSpanReader
             }
 
             position += size;
+        }
+
+        // Only the ids still pending are missing: a walk that finds every one marks none.
+        for (var missing = pending; missing != 0; missing &= missing - 1)
+        {
+            offsets[BitOperations.TrailingZeroCount(missing)] = -1;
         }
 
         return found;
