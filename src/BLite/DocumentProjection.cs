@@ -85,6 +85,9 @@ public sealed class DocumentProjection<TId, T, TResult>
     private TResult Build(object?[] row) =>
         (TResult)(_constructor is { } constructor ? constructor.Invoke(row) : ExpressionInterpreter.Invoke(_selector, row, _values))!;
 
+    /// <summary>What a lookup builds from one stored document's bytes, by the same path (typed or row).</summary>
+    internal TResult Project(ReadOnlySpan<byte> document) => _typed is { } typed ? typed.Read(document) : Build(ReadRow(document));
+
     /// <summary>The projected document with this id, or the default of <typeparamref name="TResult"/> (null for classes and anonymous types).</summary>
     public TResult? FindById(TId id) => TryFindById(id, out var result) ? result : default;
 

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
@@ -35,50 +36,72 @@ public ref partial struct BsonSpanReader
             throw new ArgumentException("There must be an offset and a type slot for every field id.", nameof(offsets));
         }
 
-        offsets[..fieldIds.Length].Fill(-1);
         var end = LocatedLength(document, 0, document.Length, minimum: 5);
         if (document[end - 1] != 0)
         {
             throw new BsonFormatException("Document does not end with 0x00", end - 1);
         }
 
+        // Bit (id mod 64) set for every wanted id: most fields fail it with one shift and test,
+        // and only the rest are compared with the ids one by one.
+        var wanted = 0UL;
+        foreach (var fieldId in fieldIds)
+        {
+            wanted |= 1UL << (fieldId & 63);
+        }
+
         var position = 4;
         var pending = fieldIds.Length == MaxLocatedFields ? ulong.MaxValue : (1UL << fieldIds.Length) - 1;
         var found = 0;
         ref var data = ref MemoryMarshal.GetReference(document);
+        ref var shapes = ref MemoryMarshal.GetReference(ElementShapes);
         while (pending != 0)
         {
-            if (position >= end)
+            // Fewer than a header's three bytes left: the terminator (the last byte is a 0x00,
+            // checked above) or a header cut by the end.
+            if (end - position < 3)
             {
-                throw new BsonFormatException("Document has no 0x00 terminator within its declared length", end);
-            }
-
-            var code = Unsafe.Add(ref data, position);
-            if (code == 0)
-            {
-                if (position + 1 != end)
-                {
-                    throw new BsonFormatException($"Document ends here but its length prefix says it ends at offset {end}", position);
-                }
-
+                EndOfWalk(document, position, end);
                 break;
             }
 
-            if (end - position < 3)
-            {
-                ThrowLocatedTruncated(position, 3, end);
-            }
-
-            if (!IsKnownType(code))
-            {
-                ThrowUnknownType(code, position);
-            }
-
+            var code = Unsafe.Add(ref data, position);
+            var shape = (sbyte)Unsafe.Add(ref shapes, code);
             var id = Unsafe.ReadUnaligned<ushort>(ref Unsafe.Add(ref data, position + 1));
             id = BitConverter.IsLittleEndian ? id : BinaryPrimitives.ReverseEndianness(id);
             position += 3;
-            var k = IndexOfPending(fieldIds, id, pending);
-            if (k >= 0)
+            int size;
+            if (shape >= 0)
+            {
+                size = shape;
+            }
+            else if (shape >= LastPrefixed)
+            {
+                // Strings, documents, arrays and binaries: one length prefix gives the size.
+                if (end - position < 4)
+                {
+                    ThrowLocatedTruncated(position, 4, end);
+                }
+
+                var length = BinaryPrimitives.ReadInt32LittleEndian(MemoryMarshal.CreateReadOnlySpan(ref Unsafe.Add(ref data, position), 4));
+                if (length < PrefixMinimum(shape) || length > end - position)
+                {
+                    ThrowInvalidLocatedLength(length, end - position, position);
+                }
+
+                size = PrefixOverhead(shape) + length;
+            }
+            else
+            {
+                size = UnusualValueSize(document, code, position, end);
+            }
+
+            if ((uint)size > (uint)(end - position))
+            {
+                ThrowLocatedTruncated(position, size, end);
+            }
+
+            if (((wanted >> (id & 63)) & 1) != 0 && IndexOfPending(fieldIds, id, pending) is var k and >= 0)
             {
                 pending &= ~(1UL << k);
                 offsets[k] = position;
@@ -86,22 +109,58 @@ public ref partial struct BsonSpanReader
                 found++;
             }
 
-            var size = (BsonType)code switch
-            {
-                BsonType.String or BsonType.JavaScript or BsonType.Symbol => 4 + LocatedLength(document, position, end, minimum: 1),
-                BsonType.Document or BsonType.Array => LocatedLength(document, position, end, minimum: 5),
-                BsonType.Binary => 5 + LocatedLength(document, position, end, minimum: 0),
-                _ => FixedValueSize((BsonType)code) is var fixedSize and >= 0 ? fixedSize : RareValueSize(document, (BsonType)code, position, end),
-            };
-            if ((uint)size > (uint)(end - position))
-            {
-                ThrowLocatedTruncated(position, size, end);
-            }
-
             position += size;
         }
 
+        // Only the ids still pending are missing: a walk that finds every one marks none.
+        for (var missing = pending; missing != 0; missing &= missing - 1)
+        {
+            offsets[BitOperations.TrailingZeroCount(missing)] = -1;
+        }
+
         return found;
+    }
+
+    /// <summary>Where fewer bytes than a header remain: the document's terminator, or else the reason the bytes are malformed.</summary>
+    private static void EndOfWalk(ReadOnlySpan<byte> document, int position, int end)
+    {
+        if (position >= end)
+        {
+            throw new BsonFormatException("Document has no 0x00 terminator within its declared length", end);
+        }
+
+        if (document[position] == 0)
+        {
+            if (position + 1 != end)
+            {
+                ThrowEndsEarly(position, end);
+            }
+
+            return;
+        }
+
+        ThrowLocatedTruncated(position, 3, end);
+    }
+
+    /// <summary>
+    /// The size of a value the shape table does not give: a terminator or an unknown code where a
+    /// header should be (both malformed), or a rare type the full reader sizes.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static int UnusualValueSize(ReadOnlySpan<byte> document, byte code, int position, int end)
+    {
+        var header = position - 3;
+        if (code == 0)
+        {
+            ThrowEndsEarly(header, end);
+        }
+
+        if (!IsKnownType(code))
+        {
+            ThrowUnknownType(code, header);
+        }
+
+        return new BsonSpanReader(document[..end]).ValueSizeAt((BsonType)code, position, end);
     }
 
     /// <summary>A length prefix at <paramref name="position"/>, checked only against the bytes before <paramref name="end"/>.</summary>
@@ -122,11 +181,6 @@ public ref partial struct BsonSpanReader
         return length;
     }
 
-    /// <summary>Regular expressions, DB pointers and code with scope: the full reader sizes them, apart so the common walk never builds one.</summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private static int RareValueSize(ReadOnlySpan<byte> document, BsonType type, int position, int end) =>
-        new BsonSpanReader(document[..end]).ValueSizeAt(type, position, end);
-
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void ThrowLocatedTruncated(int offset, long needed, int end) =>
         throw new BsonFormatException($"Input is truncated: {needed} bytes needed but only {end - offset} remain in the enclosing document", offset);
@@ -145,40 +199,53 @@ public ref partial struct BsonSpanReader
         return -1;
     }
 
-    /// <summary>The size of a value whose type fixes it, or -1 when a length prefix gives it.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int FixedValueSize(BsonType type) => (byte)type < FixedSizes.Length ? FixedSizes[(byte)type] : type is BsonType.MinKey or BsonType.MaxKey ? 0 : -1;
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowInvalidLocatedLength(int length, int available, int offset) =>
+        throw new BsonFormatException($"Length {length} is invalid for the {available} bytes available", offset);
 
-    // Indexed by type code: the fixed size of the value, or -1 (a length-prefixed value, or not a
-    // known code; IsKnownType runs first).
-    private static ReadOnlySpan<sbyte> FixedSizes =>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowEndsEarly(int offset, int end) =>
+        throw new BsonFormatException($"Document ends here but its length prefix says it ends at offset {end}", offset);
+
+    // Shapes below zero in ElementShapes; the length-prefixed ones come first, so one comparison
+    // tells them from the rest.
+    private const sbyte PrefixedString = -1;
+    private const sbyte PrefixedContainer = -2;
+    private const sbyte PrefixedBinary = -3;
+    private const sbyte LastPrefixed = PrefixedBinary;
+    private const sbyte Unusual = -4;
+
+    /// <summary>Bytes of a length-prefixed value besides its length: a string's prefix, a binary's prefix and subtype; a container's length counts itself.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int PrefixOverhead(sbyte shape) => shape == PrefixedContainer ? 0 : shape == PrefixedString ? 4 : 5;
+
+    /// <summary>The smallest valid length: a string holds its terminator, a container its prefix and terminator.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int PrefixMinimum(sbyte shape) => shape == PrefixedContainer ? 5 : shape == PrefixedString ? 1 : 0;
+
+    // Indexed by type code, all 256 of them, so a header costs one load and no range check: the
+    // size of a value whose type fixes it, a Prefixed* shape for a value whose length prefix gives
+    // it, or Unusual (rare types, the terminator, codes that are no type) for the slow path.
+    private static ReadOnlySpan<sbyte> ElementShapes =>
     [
-        -1, // 0x00 (terminator)
-        8, // Double
-        -1, // String
-        -1, // Document
-        -1, // Array
-        -1, // Binary
-        0, // Undefined
-        ObjectId.Size, // ObjectId
-        1, // Boolean
-        8, // UtcDateTime
-        0, // Null
-        -1, // Regex
-        -1, // DbPointer
-        -1, // JavaScript
-        -1, // Symbol
-        -1, // JavaScriptWithScope
-        4, // Int32
-        8, // Timestamp
-        8, // Int64
-        Decimal128Encoding.Size, // Decimal128
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, // 0x14-0x1F (not codes)
-        8, // DateTime
-        10, // DateTimeOffset
-        8, // TimeSpan
-        4, // DateOnly
-        8, // TimeOnly
-        8, // UInt64
+        // 0x00 terminator, Double, String, Document, Array, Binary, Undefined, ObjectId, Boolean, UtcDateTime, Null, Regex, DbPointer, JavaScript, Symbol, JavaScriptWithScope
+        -4, 8, -1, -2, -2, -3, 0, ObjectId.Size, 1, 8, 0, -4, -4, -1, -1, -4,
+        // Int32, Timestamp, Int64, Decimal128, then 0x14-0x1F (no type)
+        4, 8, 8, Decimal128Encoding.Size, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4,
+        // DateTime, DateTimeOffset, TimeSpan, DateOnly, TimeOnly, UInt64, then 0x26-0x2F (no type)
+        8, 10, 8, 4, 8, 8, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4,
+        -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, // 0x30
+        -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, // 0x40
+        -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, // 0x50
+        -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, // 0x60
+        -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, 0, // 0x70, MaxKey last
+        -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, // 0x80
+        -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, // 0x90
+        -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, // 0xA0
+        -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, // 0xB0
+        -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, // 0xC0
+        -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, // 0xD0
+        -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, // 0xE0
+        -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, 0, // 0xF0, MinKey last
     ];
 }

@@ -44,9 +44,9 @@ public readonly ref struct ProjectedRow
     /// </summary>
     public TValue Read<TValue>(int argument)
     {
-        var slot = _arguments.Slots[argument];
-        var offset = _offsets[slot];
-        if (offset < 0)
+        var offset = _offsets[argument];
+        var type = _types[argument];
+        if (offset < 0 || type == BsonType.Null)
         {
             return default(TValue) is null ? default! : throw _arguments.NullOrMissing(argument);
         }
@@ -54,6 +54,6 @@ public readonly ref struct ProjectedRow
         // A reader per value rather than one moved between them: a reader kept in the row is
         // cleared and copied whenever a row is built, which costs more than a few of these.
         var reader = new BsonSpanReader(_document[offset..], _strings);
-        return ((MemberReader<TValue>)_arguments.Readers[argument]).Read(ref reader, _types[slot]);
+        return ((MemberReader<TValue>)_arguments.Readers[argument]).Read(ref reader, type);
     }
 }

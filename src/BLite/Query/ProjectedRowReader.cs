@@ -105,6 +105,20 @@ internal sealed class ProjectedRowReader
     /// <summary>True when every slot is a stored member with a typed reader (nothing is computed).</summary>
     public bool ReadsOnlyMembers => _computed.Length == 0;
 
+    /// <summary>The field id of <paramref name="slot"/> when it is a top-level member, which one walk over the document locates; otherwise null.</summary>
+    public ushort? TopLevelFieldIdAt(int slot)
+    {
+        for (var k = 0; k < _top.Length; k++)
+        {
+            if (_top[k].Index == slot)
+            {
+                return _topIds[k];
+            }
+        }
+
+        return null;
+    }
+
     /// <summary>The typed reader and member path of <paramref name="slot"/>, or null for a computed slot.</summary>
     public (MemberReader Reader, string MemberPath)? MemberAt(int slot)
     {

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Linq.Expressions;
 using System.Text;
 using BLite.Bson;
@@ -33,11 +34,32 @@ internal sealed class TypedProjection<TResult>
     private readonly TypedProjectionArguments _arguments;
     private readonly ProjectionConstructor<TResult> _construct;
 
+    // The field id of each argument when every argument is a different top-level member (the
+    // usual projection): the walk then writes each location straight into its argument's place.
+    private readonly ushort[]? _argumentFieldIds;
+
     private TypedProjection(ProjectedRowReader locator, TypedProjectionArguments arguments, ProjectionConstructor<TResult> construct)
     {
         _locator = locator;
         _arguments = arguments;
         _construct = construct;
+        _argumentFieldIds = TopLevelFieldIds(locator, arguments.Slots);
+    }
+
+    private static ushort[]? TopLevelFieldIds(ProjectedRowReader locator, int[] slots)
+    {
+        var ids = new ushort[slots.Length];
+        for (var argument = 0; argument < slots.Length; argument++)
+        {
+            if (locator.TopLevelFieldIdAt(slots[argument]) is not { } id || ids.AsSpan(0, argument).Contains(id))
+            {
+                return null;
+            }
+
+            ids[argument] = id;
+        }
+
+        return ids;
     }
 
     /// <summary>The typed projection of <paramref name="selector"/> (its translated form, members replaced by row slots), or null when it has none.</summary>
@@ -92,7 +114,7 @@ internal sealed class TypedProjection<TResult>
         }
 
         // The same key the generator registers (ProjectionConstructors.Register).
-        return ProjectionConstructors.Find<TDocument, TResult>(shape.ToString()) is { } construct
+        return slots.Count <= MaxStackSlots && ProjectionConstructors.Find<TDocument, TResult>(shape.ToString()) is { } construct
             ? new TypedProjection<TResult>(locator, new TypedProjectionArguments(slots.ToArray(), readers.ToArray(), paths.ToArray()), construct)
             : null;
     }
@@ -113,11 +135,35 @@ internal sealed class TypedProjection<TResult>
     /// <summary>The result for one raw document.</summary>
     public TResult Read(ReadOnlySpan<byte> document)
     {
-        // Exactly the row's width: a fixed 64-slot buffer would be zeroed on every lookup.
-        Span<int> offsets = stackalloc int[_locator.Width];
-        Span<BsonType> types = stackalloc BsonType[_locator.Width];
-        _locator.Locate(document, offsets, types);
+        // Exactly one slot per argument: a fixed 64-slot buffer would be zeroed on every lookup.
+        var count = _arguments.Slots.Length;
+        Span<int> offsets = stackalloc int[count];
+        Span<BsonType> types = stackalloc BsonType[count];
+        if (_argumentFieldIds is { } fieldIds)
+        {
+            BsonSpanReader.LocateFields(document, fieldIds, offsets, types);
+        }
+        else
+        {
+            LocateThroughSlots(document, offsets, types);
+        }
+
         var row = new ProjectedRow(document, offsets, types, _arguments);
         return _construct(ref row);
+    }
+
+    /// <summary>Nested or repeated members: the row's locations, then each argument's copied from its slot.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void LocateThroughSlots(ReadOnlySpan<byte> document, Span<int> offsets, Span<BsonType> types)
+    {
+        Span<int> slotOffsets = stackalloc int[_locator.Width];
+        Span<BsonType> slotTypes = stackalloc BsonType[_locator.Width];
+        _locator.Locate(document, slotOffsets, slotTypes);
+        var slots = _arguments.Slots;
+        for (var argument = 0; argument < slots.Length; argument++)
+        {
+            offsets[argument] = slotOffsets[slots[argument]];
+            types[argument] = slotTypes[slots[argument]];
+        }
     }
 }

@@ -165,10 +165,41 @@ public class BsonSpanReaderLocateFieldsTests
     [InlineData(new byte[] { 11, 0, 0, 0, (byte)BsonType.Int32, 1, 0, 1, 2, 3, 0 }, 11)] // value swallowing the terminator
     [InlineData(new byte[] { 13, 0, 0, 0, (byte)BsonType.String, 1, 0, 9, 0, 0, 0, 0, 0 }, 7)] // string length past the document
     [InlineData(new byte[] { 13, 0, 0, 0, (byte)BsonType.Document, 1, 0, 2, 0, 0, 0, 0, 0 }, 7)] // nested length below the minimum
+    [InlineData(new byte[] { 13, 0, 0, 0, (byte)BsonType.Array, 1, 0, 9, 0, 0, 0, 0, 0 }, 7)] // nested length past the document
+    [InlineData(new byte[] { 13, 0, 0, 0, (byte)BsonType.Binary, 1, 0, 2, 0, 0, 0, 0, 0 }, 7)] // binary payload past the document
+    [InlineData(new byte[] { 12, 0, 0, 0, (byte)BsonType.String, 1, 0, 0, 0, 0, 0, 0 }, 7)] // string length below the minimum
+    [InlineData(new byte[] { 9, 0, 0, 0, (byte)BsonType.String, 1, 0, 4, 0 }, 7)] // length prefix cut by the end
+    [InlineData(new byte[] { 6, 0, 0, 0, (byte)BsonType.Int32, 0 }, 4)] // header cut by the end
+    [InlineData(new byte[] { 9, 0, 0, 0, 0, 1, 0, 0, 0 }, 4)] // terminator in the middle
+    [InlineData(new byte[] { 9, 0, 0, 0, 0x9A, 1, 0, 0, 0 }, 4)] // no type code
     public void Malformed_documents_are_refused_with_the_offset_of_the_problem(byte[] document, int offset)
     {
         var error = Assert.Throws<BsonFormatException>(() => Locate(document, 1, 2));
         Assert.Equal(offset, error.Offset);
+    }
+
+    [Fact]
+    public void Ids_that_share_their_low_bits_are_told_apart()
+    {
+        // Field 65 comes first and shares field 1's low six bits; field 129 is asked for and absent.
+        var buffer = new byte[64];
+        var writer = new BsonSpanWriter(buffer);
+        var token = writer.BeginDocument();
+        writer.WriteFieldHeader(BsonType.Int32, 65);
+        writer.WriteInt32(1);
+        writer.WriteFieldHeader(BsonType.String, 1);
+        writer.WriteString("one");
+        writer.WriteFieldHeader(BsonType.Int64, 2);
+        writer.WriteInt64(2);
+        writer.EndDocument(token);
+        var document = writer.WrittenSpan.ToArray();
+
+        var (found, offsets, types) = Locate(document, 129, 1);
+
+        Assert.Equal(1, found);
+        Assert.Equal([-1, 14], offsets);
+        Assert.Equal(BsonType.String, types[1]);
+        Assert.Equal(FullWalk(document)[1], (offsets[1], types[1]));
     }
 
     [Fact]
