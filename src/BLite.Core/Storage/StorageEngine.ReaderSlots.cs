@@ -45,7 +45,7 @@ internal sealed partial class StorageEngine
     internal SnapshotReaders EnterLentRead(int threadSlot, out uint pageCount, out ReaderSlot? slot)
     {
         slot = ReaderSlotFor(threadSlot);
-        if (slot is null || slot.Held is not null)
+        if (slot is null || slot.Snapshot != ReaderSlot.Empty)
         {
             slot = null;
             return EnterRead(out pageCount);
@@ -72,7 +72,7 @@ internal sealed partial class StorageEngine
 
         // A plain store, and then plain loads of the release flags: see the remarks above for why
         // no fence is needed. A slot's reader is the only one it counts, so it is always the last.
-        Volatile.Write(ref slot.Held, null);
+        Volatile.Write(ref slot.Snapshot, ReaderSlot.Empty);
         ReleaseAfterLastRead(readers);
     }
 
@@ -82,7 +82,7 @@ internal sealed partial class StorageEngine
         {
             var published = Volatile.Read(ref _published);
             _afterPublishedLoad?.Invoke(published.Seq);
-            Interlocked.Exchange(ref slot.Held, published);
+            Interlocked.Exchange(ref slot.Snapshot, published.Seq);
             if (ReferenceEquals(Volatile.Read(ref _published), published))
             {
                 return published;
@@ -143,7 +143,7 @@ internal sealed partial class StorageEngine
         var published = _published;
         foreach (var slot in slots)
         {
-            if (slot is not null && Volatile.Read(ref slot.Held) is { } held && !ReferenceEquals(held, published))
+            if (slot is not null && Volatile.Read(ref slot.Snapshot) is var held && held != ReaderSlot.Empty && held != published.Seq)
             {
                 Interlocked.MemoryBarrierProcessWide();
                 _slotBarriers++;
@@ -158,9 +158,9 @@ internal sealed partial class StorageEngine
     {
         foreach (var slot in SlotsForPruning())
         {
-            if (slot is not null && Volatile.Read(ref slot.Held) is { } held)
+            if (slot is not null && Volatile.Read(ref slot.Snapshot) is var held && held != ReaderSlot.Empty)
             {
-                snapshots.Add(held.Seq);
+                snapshots.Add(held);
             }
         }
     }
@@ -170,9 +170,9 @@ internal sealed partial class StorageEngine
         var oldest = long.MaxValue;
         foreach (var slot in SlotsForPruning())
         {
-            if (slot is not null && Volatile.Read(ref slot.Held) is { } held)
+            if (slot is not null && Volatile.Read(ref slot.Snapshot) is var held && held != ReaderSlot.Empty)
             {
-                oldest = Math.Min(oldest, held.Seq);
+                oldest = Math.Min(oldest, held);
             }
         }
 
@@ -184,18 +184,22 @@ internal sealed partial class StorageEngine
         var count = 0;
         foreach (var slot in Volatile.Read(ref _readerSlots))
         {
-            count += slot is not null && Volatile.Read(ref slot.Held) is not null ? 1 : 0;
+            count += slot is not null && Volatile.Read(ref slot.Snapshot) != ReaderSlot.Empty ? 1 : 0;
         }
 
         return count;
     }
 
-    /// <summary>One thread's registration: the snapshot its lent reader holds, or null.</summary>
-    // Padded to a cache line of its own, so threads registering in neighbouring slots do not share one.
+    /// <summary>One thread's registration: the snapshot its lent reader holds, or <see cref="Empty"/>.</summary>
+    // Padded to a cache line of its own, so threads registering in neighbouring slots do not share
+    // one. A number rather than the registration object: exchanging a reference takes a runtime
+    // helper and a write barrier, a long is one instruction.
     [StructLayout(LayoutKind.Explicit, Size = 128)]
     internal sealed class ReaderSlot
     {
+        public const long Empty = -1;
+
         [FieldOffset(64)]
-        public SnapshotReaders? Held;
+        public long Snapshot = Empty;
     }
 }
