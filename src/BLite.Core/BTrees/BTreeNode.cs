@@ -23,7 +23,7 @@ namespace BLite.Core.BTrees;
 /// Branch cell: u16 key length, u32 child page id, key bytes. In a branch, cell i's child holds
 /// the keys &gt;= key i (and &lt; key i+1); the leftmost child holds the keys &lt; key 0.
 /// </summary>
-internal static class BTreeNode
+internal static partial class BTreeNode
 {
     public const byte LeafKind = 0x10;
     public const byte BranchKind = 0x11;
@@ -127,49 +127,6 @@ internal static class BTreeNode
 
     /// <summary>Bytes used by slots and live cells: the fill that merge and redistribution balance.</summary>
     public static int UsedSpace(ReadOnlySpan<byte> page) => page.Length - HeaderSize - FreeSpace(page);
-
-    /// <summary>First index whose key is &gt;= <paramref name="key"/>; <paramref name="found"/> when equal.</summary>
-    /// <remarks>
-    /// A search key of at most 16 bytes (point reads by ObjectId, Guid or number) is turned into
-    /// words once, and a stored key as short is compared word-wise rather than by a call per probe.
-    /// </remarks>
-    public static int LowerBound(ReadOnlySpan<byte> page, ReadOnlySpan<byte> key, out bool found)
-    {
-        var isShort = key.Length <= ShortKey.MaxLength;
-        var search = isShort ? new ShortKey(key) : default;
-        var low = 0;
-        var high = Count(page) - 1;
-        while (low <= high)
-        {
-            var middle = (low + high) >>> 1;
-            var stored = Key(page, middle);
-            var comparison = isShort && stored.Length <= ShortKey.MaxLength ? search.CompareFrom(stored) : stored.SequenceCompareTo(key);
-            if (comparison == 0)
-            {
-                found = true;
-                return middle;
-            }
-
-            if (comparison < 0)
-            {
-                low = middle + 1;
-            }
-            else
-            {
-                high = middle - 1;
-            }
-        }
-
-        found = false;
-        return low;
-    }
-
-    /// <summary>Branch only: the child whose subtree may hold <paramref name="key"/> (count of keys &lt;= it).</summary>
-    public static int ChildIndexFor(ReadOnlySpan<byte> page, ReadOnlySpan<byte> key)
-    {
-        var index = LowerBound(page, key, out var found);
-        return found ? index + 1 : index;
-    }
 
     /// <summary>Makes room for a cell of <paramref name="cellSize"/> bytes at slot <paramref name="index"/> and returns it, or an empty span when the page is full.</summary>
     public static Span<byte> TryInsertCell(Span<byte> page, int index, int cellSize)

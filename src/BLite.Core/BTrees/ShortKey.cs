@@ -45,6 +45,54 @@ internal readonly struct ShortKey
         return key.Length - _length;
     }
 
+    /// <summary>
+    /// <see cref="CompareFrom(ReadOnlySpan{byte})"/> for the <paramref name="length"/> bytes (at
+    /// most <see cref="MaxLength"/>) at <paramref name="key"/>, which the caller has checked lie
+    /// inside its buffer: a node search probing a page reads the stored key in place, without
+    /// slicing it (and checking its bounds) once more per load.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public int CompareFrom(ref byte key, int length)
+    {
+        ulong high;
+        ulong low = 0;
+        if (length >= sizeof(ulong))
+        {
+            high = BigEndianWord(ref key);
+            if (length != sizeof(ulong))
+            {
+                low = BigEndianWord(ref Unsafe.Add(ref key, length - sizeof(ulong))) << (8 * ((2 * sizeof(ulong)) - length));
+            }
+        }
+        else
+        {
+            high = 0;
+            for (var i = 0; i < length; i++)
+            {
+                high |= (ulong)Unsafe.Add(ref key, i) << (56 - (8 * i));
+            }
+        }
+
+        if (high != _high)
+        {
+            return high < _high ? -1 : 1;
+        }
+
+        if (low != _low)
+        {
+            return low < _low ? -1 : 1;
+        }
+
+        return length - _length;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static ulong BigEndianWord(ref byte source)
+    {
+        var word = Unsafe.ReadUnaligned<ulong>(ref source);
+        return BitConverter.IsLittleEndian ? BinaryPrimitives.ReverseEndianness(word) : word;
+    }
+
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static (ulong High, ulong Low) Words(ReadOnlySpan<byte> key)
     {

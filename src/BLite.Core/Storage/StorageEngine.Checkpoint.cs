@@ -155,6 +155,7 @@ internal sealed partial class StorageEngine
             var image = version?.Image ?? ReadForCheckpoint(version is not null && version.WalOffset >= 0, version?.WalOffset ?? 0, pageId);
             lock (_sync)
             {
+                _slotsUnsettled = true;
                 if (version is not null)
                 {
                     _pages.Pin(version, image);

@@ -99,8 +99,10 @@ internal sealed partial class StorageEngine
         // Raised with a full fence before the readers' counts are read: a reader whose end this
         // commit misses (it still counts here and keeps versions for it) then sees the flag after
         // its own decrement and releases them itself (the same store-then-load pairing as the
-        // lock-free registration).
+        // lock-free registration); a reader in a thread's slot ends without a fence, so the first
+        // look at the slots after raising the flag makes sure of them (SlotsForPruning).
         Interlocked.Exchange(ref _historyHeld, 1);
+        _slotsUnsettled = true;
         var oldestLive = OldestLiveSnapshot();
         long[]? live = null;
         foreach (var pageId in pageIds)

@@ -64,9 +64,11 @@ internal sealed partial class StorageEngine
     /// Registers a reader of the published snapshot without the engine lock in the common case;
     /// no page version it sees is pruned until <see cref="EndRead(SnapshotReaders)"/>.
     /// </summary>
-    private SnapshotReaders EnterRead(out uint pageCount)
+    private SnapshotReaders EnterRead(out uint pageCount) => AfterRegistration(RegisterPublished(), null, out pageCount);
+
+    /// <summary>Checks the engine is open and reads the snapshot's page count for a reader just registered; ends the registration if that fails.</summary>
+    private SnapshotReaders AfterRegistration(SnapshotReaders readers, ReaderSlot? slot, out uint pageCount)
     {
-        var readers = RegisterPublished();
         try
         {
             ThrowIfDisposedUnlocked();
@@ -83,7 +85,7 @@ internal sealed partial class StorageEngine
         }
         catch
         {
-            EndRead(readers);
+            EndLentRead(readers, slot);
             throw;
         }
     }
@@ -106,6 +108,12 @@ internal sealed partial class StorageEngine
             Interlocked.Increment(ref _registrationRetries);
         }
 
+        return RegisterPublishedUnderLock();
+    }
+
+    /// <summary>Counts a reader on the published registration under the lock, where no publication can move past it.</summary>
+    private SnapshotReaders RegisterPublishedUnderLock()
+    {
         lock (_sync)
         {
             ThrowIfDisposed();
@@ -118,11 +126,15 @@ internal sealed partial class StorageEngine
     /// <summary>Ends a reader registered by <see cref="EnterRead(out uint)"/>.</summary>
     internal void EndRead(SnapshotReaders readers)
     {
-        if (Interlocked.Decrement(ref readers.Count) != 0)
+        if (Interlocked.Decrement(ref readers.Count) == 0)
         {
-            return;
+            ReleaseAfterLastRead(readers);
         }
+    }
 
+    /// <summary>What the end of the last counted reader of <paramref name="readers"/>'s snapshot, or of a reader in a thread's slot, may release: versions pinned or, in memory, kept for it.</summary>
+    private void ReleaseAfterLastRead(SnapshotReaders readers)
+    {
         // Pinned versions are released by the reader that ends their snapshot; without pins (the
         // common case) there is nothing to prune, so no lock. A pin made just after this check
         // for this snapshot is dropped by the checkpoint that made it (it prunes every page it
@@ -140,7 +152,7 @@ internal sealed partial class StorageEngine
 
         // In memory, versions kept for this snapshot go with its last reader. Only the last reader
         // of a snapshot already replaced by a commit, while some page holds history, takes the
-        // lock: at most once per such commit. The published snapshot is live anyway.
+        // lock: at most once per such commit and reading thread. The published snapshot is live anyway.
         if (Volatile.Read(ref _historyHeld) != 0 && !ReferenceEquals(Volatile.Read(ref _published), readers))
         {
             lock (_sync)
@@ -172,7 +184,7 @@ internal sealed partial class StorageEngine
             count += locked;
         }
 
-        return count;
+        return count + SlotReaderCount();
     }
 
     /// <summary>
@@ -206,6 +218,8 @@ internal sealed partial class StorageEngine
         {
             snapshots.Add(published.Seq);
         }
+
+        AddSlotSnapshots(snapshots);
     }
 
     /// <summary>The oldest snapshot a registered reader holds, or long.MaxValue. Call under _sync.</summary>
@@ -224,7 +238,7 @@ internal sealed partial class StorageEngine
         }
 
         // The published snapshot is live whether or not it has readers; the caller counts it.
-        return oldest;
+        return Math.Min(oldest, OldestSlotSnapshot());
     }
 
     /// <summary>Registers <paramref name="snapshot"/> (which need not be published yet) for the engine's own reader. Call under _sync.</summary>

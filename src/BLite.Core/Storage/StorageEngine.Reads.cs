@@ -14,8 +14,7 @@ internal sealed partial class StorageEngine
     public TResult Read<TState, TResult>(TState state, Func<IPageReader, TState, TResult> operation)
     {
         ArgumentNullException.ThrowIfNull(operation);
-        var readers = EnterRead(out var pageCount);
-        var read = ReadTransaction.Rent(this, readers, pageCount);
+        var read = ReadTransaction.Rent(this);
         try
         {
             return operation(read, state);

@@ -24,6 +24,9 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
 
     private StorageEngine? _engine;
     private StorageEngine.SnapshotReaders? _registration;
+
+    // The owner thread's registration slot while lent, when the read registered there.
+    private StorageEngine.ReaderSlot? _slot;
     private int _ownerThreadId;
     private int _disposed;
 
@@ -177,11 +180,11 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
             UncountedMemoHits = 0;
         }
 
-        _engine!.EndRead(_registration!);
+        _engine!.EndLentRead(_registration!, _slot);
     }
 
-    /// <summary>The calling thread's spare instance armed with an already registered snapshot, or a new one when the spare is in use (a nested read).</summary>
-    internal static ReadTransaction Rent(StorageEngine engine, StorageEngine.SnapshotReaders registration, uint pageCount)
+    /// <summary>The calling thread's spare instance (a new one when the spare is in use: a nested read), registered on the published snapshot, in the thread's slot when that is free.</summary>
+    internal static ReadTransaction Rent(StorageEngine engine)
     {
         // An armed spare belongs to a read still running on this thread: this nested read gets
         // an instance of its own, dropped when it ends.
@@ -192,8 +195,10 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
             t_spare ??= read;
         }
 
+        var registration = engine.EnterLentRead(read._counterSlot, out var pageCount, out var slot);
         read._engine = engine;
         read._registration = registration;
+        read._slot = slot;
         read.Snapshot = registration.Seq;
         read.PageCount = pageCount;
         Volatile.Write(ref read._disposed, 0);
@@ -206,6 +211,7 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
         EndOnOwnerThread();
         _engine = null;
         _registration = null;
+        _slot = null;
     }
 
     private void ThrowIfUnusable()
