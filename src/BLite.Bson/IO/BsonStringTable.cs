@@ -20,9 +20,10 @@ namespace BLite.Bson;
 /// one failed comparison, and cannot crowd out more than the one slot its hash names. Only ASCII
 /// strings of at most <see cref="MaxBytes"/> bytes are kept; longer text is rarely repeated
 /// verbatim and would make the comparison cost more than the allocation it saves. Each slot keeps
-/// its value's first and last eight bytes beside it, read while hashing: for a value of at most
-/// sixteen bytes (most of those worth sharing) they are all its bytes, so a hit is two integer
-/// comparisons and a length check, without a call to compare the text. A table is not
+/// its value's first and last eight bytes and its length beside it, read while hashing: for a
+/// value of at most sixteen bytes (most of those worth sharing) they are all its bytes, so a hit
+/// is three integer comparisons, without a call to compare the text or a read of the string. A
+/// table is not
 /// thread-safe: <see cref="ForCurrentThread"/> gives each thread its own.
 /// </remarks>
 public sealed class BsonStringTable
@@ -74,7 +75,9 @@ public sealed class BsonStringTable
 
         var index = (int)(((head ^ BitOperations.RotateLeft(tail, 29) ^ (ulong)length) * 0x9E3779B97F4A7C15UL) >> (64 - SlotBits));
         ref var slot = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_slots), index);
-        if (slot.Head == head && slot.Tail == tail && slot.Value is { } kept && kept.Length == length
+        // The length is kept in the slot, not read from the kept string: for a value of at most
+        // sixteen bytes a hit then never touches the string object, which is rarely in cache.
+        if (slot.Head == head && slot.Tail == tail && slot.Length == length && slot.Value is { } kept
             && (length <= WholeInWords || MiddleEquals(ref first, length, kept)))
         {
             return kept;
@@ -99,6 +102,7 @@ public sealed class BsonStringTable
         slot.Value = decoded;
         slot.Head = head;
         slot.Tail = tail;
+        slot.Length = length;
         return decoded;
     }
 
@@ -156,11 +160,12 @@ public sealed class BsonStringTable
             && Widen(Unsafe.ReadUnaligned<ulong>(ref Unsafe.Add(ref first, late))) == Vector128.LoadUnsafe(ref chars, (nuint)late);
     }
 
-    /// <summary>A kept value with the words that identify it (a kept value is ASCII: one char per byte).</summary>
+    /// <summary>A kept value with the words and length that identify it (a kept value is ASCII: one char per byte).</summary>
     private struct Slot
     {
         public string? Value;
         public ulong Head;
         public ulong Tail;
+        public int Length;
     }
 }
