@@ -1,7 +1,8 @@
 namespace BLite.Benchmarks.Diagnostics;
 
 /// <summary>
-/// <c>instructions findbyid|insert observed|plain COUNT</c>: the operation of
+/// <c>instructions findbyid|insert observed|plain COUNT</c> (or <c>instructions deserialize ...</c>,
+/// <see cref="DeserializeInstructionLoop"/>): the operation of
 /// <see cref="ObservabilityOverheadBenchmarks"/> repeated COUNT times after the same setup, for
 /// counting instructions under <c>valgrind --tool=callgrind</c> (deterministic where wall-clock on a
 /// shared machine is not). Two runs with different counts give the per-operation figure as
@@ -11,6 +12,11 @@ internal static class InstructionCountLoop
 {
     public static int Run(string[] args)
     {
+        if (args.Length > 0 && args[0] == "deserialize")
+        {
+            return DeserializeInstructionLoop.Run(args[1..]);
+        }
+
         if (args.Length != 3 || args[0] is not ("findbyid" or "insert") || args[1] is not ("observed" or "plain")
             || !int.TryParse(args[2], out var count) || count < 0)
         {

@@ -1,6 +1,7 @@
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 using System.Text;
 
 namespace BLite.Bson;
@@ -19,9 +20,10 @@ namespace BLite.Bson;
 /// one failed comparison, and cannot crowd out more than the one slot its hash names. Only ASCII
 /// strings of at most <see cref="MaxBytes"/> bytes are kept; longer text is rarely repeated
 /// verbatim and would make the comparison cost more than the allocation it saves. Each slot keeps
-/// its value's first and last eight bytes beside it, read while hashing: for a value of at most
-/// sixteen bytes (most of those worth sharing) they are all its bytes, so a hit is two integer
-/// comparisons and a length check, without a call to compare the text. A table is not
+/// its value's first and last eight bytes and its length beside it, read while hashing: for a
+/// value of at most sixteen bytes (most of those worth sharing) they are all its bytes, so a hit
+/// is three integer comparisons, without a call to compare the text or a read of the string. A
+/// table is not
 /// thread-safe: <see cref="ForCurrentThread"/> gives each thread its own.
 /// </remarks>
 public sealed class BsonStringTable
@@ -73,28 +75,97 @@ public sealed class BsonStringTable
 
         var index = (int)(((head ^ BitOperations.RotateLeft(tail, 29) ^ (ulong)length) * 0x9E3779B97F4A7C15UL) >> (64 - SlotBits));
         ref var slot = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_slots), index);
-        if (slot.Head == head && slot.Tail == tail && slot.Value is { } kept && kept.Length == length
-            && (length <= WholeInWords || Ascii.Equals(utf8, kept)))
+        // The length is kept in the slot, not read from the kept string: for a value of at most
+        // sixteen bytes a hit then never touches the string object, which is rarely in cache.
+        if (slot.Head == head && slot.Tail == tail && slot.Length == length && slot.Value is { } kept
+            && (length <= WholeInWords || MiddleEquals(ref first, length, kept)))
         {
             return kept;
         }
 
-        var decoded = BsonSpanReader.DecodeUtf8(utf8, offset, out var ascii);
-        if (ascii)
+        string decoded;
+        if (length <= WholeInWords && ((head | tail) & HighBits) == 0)
         {
-            slot.Value = decoded;
-            slot.Head = head;
-            slot.Tail = tail;
+            // The two words hold every byte and none has its high bit set: the value is ASCII,
+            // known without a pass over it, and each byte widens to its own char.
+            decoded = string.Create(length, (head, tail), _widenWords);
+        }
+        else
+        {
+            decoded = BsonSpanReader.DecodeUtf8(utf8, offset, out var ascii);
+            if (!ascii)
+            {
+                return decoded;
+            }
         }
 
+        slot.Value = decoded;
+        slot.Head = head;
+        slot.Tail = tail;
+        slot.Length = length;
         return decoded;
     }
 
-    /// <summary>A kept value with the words that identify it (a kept value is ASCII: one char per byte).</summary>
+    private const ulong HighBits = 0x8080808080808080UL;
+
+    private static readonly System.Buffers.SpanAction<char, (ulong Head, ulong Tail)> _widenWords = WidenWords;
+
+    /// <summary>
+    /// Writes the chars of an ASCII value of at most <see cref="WholeInWords"/> bytes from the
+    /// words <see cref="GetOrDecode"/> read it into (the same overlapping layout, so some chars are
+    /// written twice with the same value).
+    /// </summary>
+    private static void WidenWords(Span<char> chars, (ulong Head, ulong Tail) words)
+    {
+        var length = chars.Length;
+        ref var destination = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(chars));
+        if (length >= 8)
+        {
+            Widen(words.Head).StoreUnsafe(ref destination);
+            Widen(words.Tail).StoreUnsafe(ref destination, (nuint)(length - 8));
+        }
+        else if (length >= 4)
+        {
+            var both = Widen(words.Head).AsUInt64();
+            Unsafe.WriteUnaligned(ref Unsafe.As<ushort, byte>(ref destination), both.GetElement(0));
+            Unsafe.WriteUnaligned(ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref destination, length - 4)), both.GetElement(1));
+        }
+        else
+        {
+            destination = (byte)words.Head;
+            Unsafe.Add(ref destination, length / 2) = (byte)(words.Head >> 8);
+            Unsafe.Add(ref destination, length - 1) = (byte)(words.Head >> 16);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector128<ushort> Widen(ulong eightBytes) => Vector128.WidenLower(Vector128.CreateScalarUnsafe(eightBytes).AsByte());
+
+    /// <summary>
+    /// Whether the bytes between the first and last eight (which the slot's words already matched)
+    /// equal the kept value's chars: for up to 32 bytes two widened eight-byte windows cover them
+    /// without a call; longer values compare in full.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool MiddleEquals(ref byte first, int length, string kept)
+    {
+        if (length > 2 * WholeInWords)
+        {
+            return Ascii.Equals(MemoryMarshal.CreateReadOnlySpan(ref first, length), kept);
+        }
+
+        ref var chars = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(kept.AsSpan()));
+        var late = length - WholeInWords;
+        return Widen(Unsafe.ReadUnaligned<ulong>(ref Unsafe.Add(ref first, 8))) == Vector128.LoadUnsafe(ref chars, 8)
+            && Widen(Unsafe.ReadUnaligned<ulong>(ref Unsafe.Add(ref first, late))) == Vector128.LoadUnsafe(ref chars, (nuint)late);
+    }
+
+    /// <summary>A kept value with the words and length that identify it (a kept value is ASCII: one char per byte).</summary>
     private struct Slot
     {
         public string? Value;
         public ulong Head;
         public ulong Tail;
+        public int Length;
     }
 }

@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace BLite.Bson;
 
 /// <summary>Packing and validation of the BLite date and time extension types.</summary>
@@ -10,22 +12,25 @@ internal static class BsonTemporalEncoding
     // DateTime's ticks never exceed 2^62, so the Kind fits in the two top bits of one 8-byte word.
     public static ulong PackDateTime(DateTime value) => (ulong)value.Ticks | ((ulong)value.Kind << KindShift);
 
+    // Inlined into generated readers (a document holds several dates), with the messages out of line.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static DateTime UnpackDateTime(ulong packed, long offset)
     {
         var ticks = (long)(packed & TicksMask);
         var kind = (int)(packed >> KindShift);
-        if (kind > (int)DateTimeKind.Local)
+        if (kind > (int)DateTimeKind.Local || ticks > DateTime.MaxValue.Ticks)
         {
-            throw new BsonFormatException($"DateTime kind {kind} is not a DateTimeKind", offset);
-        }
-
-        if (ticks > DateTime.MaxValue.Ticks)
-        {
-            throw new BsonFormatException($"DateTime ticks {ticks} exceed DateTime.MaxValue", offset);
+            ThrowInvalidDateTime(ticks, kind, offset);
         }
 
         return new DateTime(ticks, (DateTimeKind)kind);
     }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowInvalidDateTime(long ticks, int kind, long offset) =>
+        throw (kind > (int)DateTimeKind.Local
+            ? new BsonFormatException($"DateTime kind {kind} is not a DateTimeKind", offset)
+            : new BsonFormatException($"DateTime ticks {ticks} exceed DateTime.MaxValue", offset));
 
     public static DateTimeOffset MakeDateTimeOffset(long utcTicks, short offsetMinutes, long offset)
     {

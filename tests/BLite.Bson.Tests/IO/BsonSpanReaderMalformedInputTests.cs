@@ -103,6 +103,27 @@ public class BsonSpanReaderMalformedInputTests
         });
     }
 
+    [Theory]
+    [InlineData(3UL << 62, "DateTime kind 3 is not a DateTimeKind")]
+    [InlineData((1UL << 62) | ((1UL << 62) - 1), "exceed DateTime.MaxValue")]
+    public void A_datetime_with_an_invalid_kind_or_too_many_ticks_is_refused_naming_which(ulong packed, string message)
+    {
+        var bytes = new byte[16];
+        bytes[0] = 16;
+        bytes[4] = (byte)BsonType.DateTime;
+        BitConverter.TryWriteBytes(bytes.AsSpan(7), packed);
+        var error = Assert.Throws<BsonFormatException>(() =>
+        {
+            var reader = new BsonSpanReader(bytes);
+            reader.ReadDocumentStart();
+            reader.TryReadFieldHeader(out _, out _);
+            reader.ReadDateTime();
+        });
+
+        Assert.Contains(message, error.Message);
+        Assert.Equal(7, error.Offset);
+    }
+
     [Fact]
     public void Nesting_deeper_than_the_limit_is_refused_without_recursion()
     {

@@ -90,6 +90,34 @@ public class BsonStringTableTests
     }
 
     [Fact]
+    public void Short_values_decode_exactly_whatever_their_length_and_bytes()
+    {
+        // Values of up to sixteen bytes are decoded from the words the table hashed: every length,
+        // every ASCII byte including NUL and DEL at each end, and a non-ASCII character at every
+        // position, which must be decoded as UTF-8 and never kept.
+        var table = new BsonStringTable();
+        for (var length = 1; length <= 16; length++)
+        {
+            var ascii = string.Concat(Enumerable.Range(0, length).Select(i => (char)((i * 37 + length) % 128)));
+            foreach (var value in new[] { ascii, "\0" + ascii[1..], ascii[..^1] + "\u007F" })
+            {
+                var first = ReadString(Document(value), table);
+                Assert.Equal(value, first);
+                Assert.Same(first, ReadString(Document(value), table));
+            }
+
+            for (var position = 0; position + 1 < length; position++)
+            {
+                // "é" is two UTF-8 bytes, so the value stays `length` bytes long.
+                var accented = new string('a', position) + "é" + new string('z', length - position - 2);
+                var read = ReadString(Document(accented), table);
+                Assert.Equal(accented, read);
+                Assert.NotSame(read, ReadString(Document(accented), table));
+            }
+        }
+    }
+
+    [Fact]
     public void The_longest_kept_value_is_shared()
     {
         var table = new BsonStringTable();
