@@ -73,7 +73,7 @@ internal sealed partial class StorageEngine : IDisposable
         _hotPages = new HotPage?[HotPageSlotsFor(options.CacheBudgetBytes, pageSize)];
         // The log is kept zero-filled ahead of the appends up to the size at which commits wait for
         // the checkpoint, so no commit grows the file (docs/storage.md, "WAL file reuse and preallocation").
-        _wal = new WriteAheadLog(wal, pageSize, databaseId, options.ReadOnly || options.Durability == Durability.InMemory ? 0 : MaxLogBytes);
+        _wal = new WriteAheadLog(wal, pageSize, databaseId, options.ReadOnly || options.Durability == Durability.InMemory ? 0 : MaxLogBytes, options.FillsLogAheadOnCommitPath);
         _filePageCount = file.Length / pageSize;
         Log = options.Logger ?? NullLogger.Instance;
         TelemetryTags = [new("db.system.name", BLiteTelemetry.SystemName), new("db.namespace", path)];

@@ -26,12 +26,13 @@ internal sealed class WriteAheadLog
     /// zero-filled ahead of the appends (<see cref="LogPreallocator"/>), by a sixteenth of it
     /// (from 64 KiB to 4 MiB).
     /// </param>
-    public WriteAheadLog(IStorageDevice device, int pageSize, ulong databaseId, long preallocationLimit)
+    /// <param name="fillsInline">Fill on the appender's thread (tests that number I/O operations).</param>
+    public WriteAheadLog(IStorageDevice device, int pageSize, ulong databaseId, long preallocationLimit, bool fillsInline = false)
     {
         _device = device;
         _pageSize = pageSize;
         _databaseId = databaseId;
-        _space = new LogPreallocator(device, preallocationLimit, Math.Clamp(preallocationLimit / 16, MinimumAhead, MaximumAhead));
+        _space = new LogPreallocator(device, preallocationLimit, Math.Clamp(preallocationLimit / 16, MinimumAhead, MaximumAhead), fillsInline);
     }
 
     private const long MinimumAhead = 64 * 1024;
