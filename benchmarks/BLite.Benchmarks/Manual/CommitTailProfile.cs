@@ -9,7 +9,8 @@ namespace BLite.Benchmarks.Manual;
 /// <summary>
 /// What each timed commit waited for, read just before and after it, outside its timed region:
 /// a garbage collection (its pause), for BLite a background checkpoint finishing (its last part
-/// holds the writer slot), back-pressure, the log file growing and the longest log fsync (BLite's
+/// holds the writer slot), back-pressure, the commit growing the log file itself (not the
+/// zero-filling ahead of it on another thread) and the longest log fsync (BLite's
 /// own telemetry), and for every engine the thread's CPU time, context switches and page faults.
 /// Each commit is put under the first cause that explains at least half of its wall time
 /// (<see cref="Cause"/>), so the slowest 20 and the slowest 1% can be set against all commits.
@@ -111,7 +112,7 @@ internal sealed class CommitTailProfile : IDisposable
             _before.CheckpointRunning || after.CheckpointRunning,
             after.Checkpoints > _before.Checkpoints,
             after.BackPressureWaits > _before.BackPressureWaits,
-            after.WalLength > _before.WalLength,
+            after.GrowingAppends > _before.GrowingAppends,
             Interlocked.Read(ref _longestFsyncTicks),
             after.CpuNs - _before.CpuNs,
             (int)(after.Usage.VoluntarySwitches - _before.Usage.VoluntarySwitches),
@@ -204,6 +205,17 @@ internal sealed class CommitTailProfile : IDisposable
         {
             output.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"  log appended per commit: slowest {tail.Length} {tail.Average(i => _overlaps[i].LogBytes) / 1024:0.0} KB, all {_overlaps.Average(o => o.LogBytes) / 1024:0.0} KB"));
+            var inSlowest = tail.ToHashSet();
+            output.WriteLine("  by log appended (commits, share of the slowest, p50, p99): " + string.Join("; ", Enumerable.Range(0, ticks.Length)
+                .GroupBy(i => (_overlaps[i].LogBytes + 4095) / 8192)
+                .OrderBy(group => group.Key)
+                .Select(group =>
+                {
+                    var sorted = group.Select(i => ticks[i]).Order().ToArray();
+                    var inTail = group.Count(inSlowest.Contains);
+                    return string.Create(CultureInfo.InvariantCulture,
+                        $"{group.Key * 8} KB: {sorted.Length} ({100.0 * inTail / tail.Length:0.0}%) {Micros(sorted[sorted.Length / 2])} / {Micros(sorted[Math.Min(sorted.Length - 1, (int)(sorted.Length * 0.99))])}");
+                })));
         }
     }
 
@@ -264,12 +276,12 @@ internal sealed class CommitTailProfile : IDisposable
         _engine is not null && !_engine.BackgroundCheckpointTask.IsCompleted,
         _engine?.BackgroundCheckpoints ?? 0,
         _engine?.BackPressureWaits ?? 0,
-        _engine?.WalDeviceLength ?? 0,
+        _engine?.WalGrowingAppends ?? 0,
         ThreadUsage.Now(),
         cpuNs,
         _engine?.WalEnd ?? 0);
 
-    private readonly record struct Mark(long GcPause, int Gen0, int Gen1, int Gen2, bool CheckpointRunning, long Checkpoints, long BackPressureWaits, long WalLength, ThreadUsage.Sample Usage, long CpuNs, long WalEnd);
+    private readonly record struct Mark(long GcPause, int Gen0, int Gen1, int Gen2, bool CheckpointRunning, long Checkpoints, long BackPressureWaits, long GrowingAppends, ThreadUsage.Sample Usage, long CpuNs, long WalEnd);
 
     private readonly record struct Overlap(
         long GcPause,

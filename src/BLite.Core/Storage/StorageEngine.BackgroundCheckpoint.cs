@@ -44,7 +44,7 @@ internal sealed partial class StorageEngine
     /// <summary>Commits that waited for the background checkpoint because the log had reached the back-pressure size.</summary>
     internal long BackPressureWaits => Interlocked.Read(ref _backPressureWaits);
 
-    /// <summary>The WAL device's length, allocated ahead or not (the benchmark's tail profile watches it grow).</summary>
+    /// <summary>The WAL device's length, including the zeros filled ahead of the appends.</summary>
     internal long WalDeviceLength => _walDevice.Length;
 
     /// <summary>Where the log's next frame goes (the benchmark's tail profile reads how much each commit appended).</summary>

@@ -76,14 +76,14 @@ internal sealed partial class StorageEngine
             _fileEpoch++;
         }
 
+        _wal.Restart(_wal.Generation + 1);
         if (_walDevice.Length > 2 * MaxLogBytes)
         {
             // One huge transaction stretched the log: give the space back, but not after every
             // checkpoint, since overwriting an allocated file is cheaper than growing it again.
-            _walDevice.SetLength(WalFormat.HeaderSize);
+            _wal.TruncateToHeader();
         }
 
-        _wal.Restart(_wal.Generation + 1);
         Volatile.Write(ref _walEndForBackPressure, WalFormat.HeaderSize);
         lock (_sync)
         {
@@ -94,6 +94,37 @@ internal sealed partial class StorageEngine
 
         RecordCheckpoint(started, pages.Length);
     }
+
+    /// <summary>
+    /// At close, once the final checkpoint emptied the log: cuts it back to its header, so a closed
+    /// database does not keep the space filled ahead of the appends (the next open fills again).
+    /// A log the checkpoint could not empty (log records with no folder) is their only copy and stays.
+    /// </summary>
+    private void ShrinkLogAtClose()
+    {
+        if (_wal.FrameCount != 0)
+        {
+            return;
+        }
+
+        try
+        {
+            _wal.TruncateToHeader();
+        }
+        catch (IOException exception)
+        {
+            throw new BLiteException($"Closing database '{Path}': cutting its emptied write-ahead log back to its header failed ({exception.Message}); every commit is in the database file.", exception);
+        }
+    }
+
+    /// <summary>Appends that found the log file too short and grew it themselves (<see cref="Wal.LogPreallocator"/>).</summary>
+    internal long WalGrowingAppends => _wal.Space.GrowingAppends;
+
+    /// <summary>Bytes of zeros written ahead of the log's appends since open.</summary>
+    internal long WalZeroFilledBytes => _wal.Space.FilledBytes;
+
+    /// <summary>Returns once the log's zero-filling ahead has caught up with the appends (tests).</summary>
+    internal void WaitForLogPreallocation() => _wal.Space.WaitUntilIdle();
 
     /// <summary>How far the log may grow before commits wait: the threshold, or with a background checkpoint the back-pressure size.</summary>
     private long MaxLogBytes => ChecksPointsInBackground ? BackPressureFactor * Options.WalCheckpointThresholdBytes : Options.WalCheckpointThresholdBytes;

@@ -71,7 +71,9 @@ internal sealed partial class StorageEngine : IDisposable
         // device to read it back from.
         _pages = new PageTable(pageSize, _publishesInMemory ? long.MaxValue : options.CacheBudgetBytes, options.ReadOnly ? 0 : MaxLogBytes);
         _hotPages = new HotPage?[HotPageSlotsFor(options.CacheBudgetBytes, pageSize)];
-        _wal = new WriteAheadLog(wal, pageSize, databaseId, options.Durability == Durability.Full ? options.WalCheckpointThresholdBytes : 0);
+        // The log is kept zero-filled ahead of the appends up to the size at which commits wait for
+        // the checkpoint, so no commit grows the file (docs/storage.md, "WAL file reuse and preallocation").
+        _wal = new WriteAheadLog(wal, pageSize, databaseId, options.ReadOnly || options.Durability == Durability.InMemory ? 0 : MaxLogBytes, options.FillsLogAheadOnCommitPath);
         _filePageCount = file.Length / pageSize;
         Log = options.Logger ?? NullLogger.Instance;
         TelemetryTags = [new("db.system.name", BLiteTelemetry.SystemName), new("db.namespace", path)];
@@ -302,6 +304,7 @@ internal sealed partial class StorageEngine : IDisposable
             if (ownsSlot && _failure is null && Options.Durability != Durability.InMemory && !Options.ReadOnly)
             {
                 CheckpointCore();
+                ShrinkLogAtClose();
             }
         }
         catch (BLiteException exception)
@@ -408,6 +411,7 @@ internal sealed partial class StorageEngine : IDisposable
         }
 
         s_openEngines.TryRemove(this, out _);
+        _wal.StopPreallocating();
         _walDevice.Dispose();
         _file.Dispose();
         Log.DatabaseClosed(Path);

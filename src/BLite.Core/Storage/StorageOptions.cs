@@ -59,6 +59,13 @@ internal sealed class StorageOptions
     /// </summary>
     internal bool ReadsSeparateNumberKeys { get; set; }
 
+    /// <summary>
+    /// Zero-fill the log ahead of its appends on the committing thread instead of a thread-pool
+    /// thread. Only for tests on fault-injecting devices, which number their power cuts by I/O
+    /// operation and so need every write to come in the same order on every run.
+    /// </summary>
+    internal bool FillsLogAheadOnCommitPath { get; set; }
+
     /// <summary>Encrypts a new database, or opens an encrypted one (docs/encryption.md); null for a plain database.</summary>
     public BLiteEncryption? Encryption { get; set; }
 
@@ -103,6 +110,7 @@ internal sealed class StorageOptions
             SlowCommitThreshold = SlowCommitThreshold,
             ReadOnly = ReadOnly,
             ReadsSeparateNumberKeys = ReadsSeparateNumberKeys,
+            FillsLogAheadOnCommitPath = FillsLogAheadOnCommitPath,
             ChangeFeedRetention = ChangeFeedRetention,
             Encryption = Encryption,
         };

@@ -10,39 +10,33 @@ namespace BLite.Core.Storage.Wal;
 /// </summary>
 internal sealed class WriteAheadLog
 {
-    private const long MinimumExtension = 256 * 1024;
-
-    /// <summary>
-    /// The most one commit extends the log by: the commit's own flush writes the zeros out, so an
-    /// extension of megabytes (the doubling once reached 8 MiB) made that one commit many times
-    /// slower than the others.
-    /// </summary>
-    private const long MaximumExtension = 1024 * 1024;
-
     /// <summary>Room for one record frame's padding and trailer (<see cref="WalFormat.RecordBlockTailSize"/>).</summary>
     private const int MaxRecordTail = 16;
-    private static readonly byte[] ZeroBlock = new byte[64 * 1024];
 
     private readonly IStorageDevice _device;
     private readonly int _pageSize;
     private readonly ulong _databaseId;
     private readonly List<ReadOnlyMemory<byte>> _segments = [];
-    private readonly long _preallocationLimit;
+    private readonly LogPreallocator _space;
     private uint _salt;
     private uint _lastChecksum;
-    private long _allocated;
 
     /// <param name="preallocationLimit">
-    /// 0 to let the file grow by each append; otherwise the size up to which the file is extended
-    /// with zeros ahead of the appends (see <see cref="ExtendAhead"/>).
+    /// 0 to let the file grow by each append; otherwise the size up to which the file is kept
+    /// zero-filled ahead of the appends (<see cref="LogPreallocator"/>), by a sixteenth of it
+    /// (from 64 KiB to 4 MiB).
     /// </param>
-    public WriteAheadLog(IStorageDevice device, int pageSize, ulong databaseId, long preallocationLimit)
+    /// <param name="fillsInline">Fill on the appender's thread (tests that number I/O operations).</param>
+    public WriteAheadLog(IStorageDevice device, int pageSize, ulong databaseId, long preallocationLimit, bool fillsInline = false)
     {
         _device = device;
         _pageSize = pageSize;
         _databaseId = databaseId;
-        _preallocationLimit = preallocationLimit;
+        _space = new LogPreallocator(device, preallocationLimit, Math.Clamp(preallocationLimit / 16, MinimumAhead, MaximumAhead), fillsInline);
     }
+
+    private const long MinimumAhead = 64 * 1024;
+    private const long MaximumAhead = 4 * 1024 * 1024;
 
     public int FrameSize => WalFormat.FrameSize(_pageSize);
 
@@ -69,7 +63,6 @@ internal sealed class WriteAheadLog
         _lastChecksum = WalFormat.FirstFrameSeed(_databaseId, _pageSize, Generation, _salt);
         End = WalFormat.HeaderSize;
         FrameCount = 0;
-        _allocated = _device.Length;
     }
 
     /// <summary>
@@ -83,7 +76,6 @@ internal sealed class WriteAheadLog
         _lastChecksum = lastChecksum;
         FrameCount = frameCount;
         End = end;
-        _allocated = _device.Length;
     }
 
     /// <summary>
@@ -93,10 +85,26 @@ internal sealed class WriteAheadLog
     /// </summary>
     public void DiscardRecoveredTail()
     {
-        _device.SetLength(End);
+        _space.Truncate(End);
         _device.Flush();
-        _allocated = End;
     }
+
+    /// <summary>
+    /// Cuts the file to its header. Only for a log whose frames are all of earlier generations
+    /// (just restarted), so nothing in it is needed: at close, and after one huge transaction
+    /// stretched it.
+    /// </summary>
+    public void TruncateToHeader()
+    {
+        System.Diagnostics.Debug.Assert(FrameCount == 0, "Only an empty generation is cut.");
+        _space.Truncate(WalFormat.HeaderSize);
+    }
+
+    /// <summary>Stops zero-filling ahead, once a piece being written is done: the device is about to close.</summary>
+    public void StopPreallocating() => _space.Stop();
+
+    /// <summary>The zero-filling ahead of the appends (tests and the engine's statistics read it).</summary>
+    internal LogPreallocator Space => _space;
 
     /// <summary>
     /// Writes one transaction as frames in a single gathered write: first record frames carrying
@@ -145,12 +153,8 @@ internal sealed class WriteAheadLog
                 WalFormat.SetFrameChecksum(header, checksum);
             }
 
+            _space.BeforeAppend(offset);
             _device.Write(End, _segments);
-            if (offset > _allocated)
-            {
-                ExtendAhead(offset);
-            }
-
             var appended = offset - End;
             End = offset;
             FrameCount += (uint)count;
@@ -166,36 +170,5 @@ internal sealed class WriteAheadLog
                 ArrayPool<byte>.Shared.Return(tails);
             }
         }
-    }
-
-    /// <summary>
-    /// Overwriting blocks that already hold data makes a flush cheaper than appending: an append
-    /// also changes the file's size and block map, which the flush must commit to the file
-    /// system's journal (measured on ext4: about 105 us per 24 KB commit appended, 63 us
-    /// overwritten). After the first checkpoint the log is rewritten in place from its start, so
-    /// only the first generation of a new log appends; in Full durability the log is extended
-    /// with zeros ahead of it, doubling from 256 KB but by at most 1 MiB at a time, up to the
-    /// checkpoint threshold, so most of those commits also overwrite. The zeros are flushed by the commit's own flush. A
-    /// zero-filled frame fails its generation and salt check, so recovery reads it as the end
-    /// of the log (as it does stale frames of earlier generations).
-    /// </summary>
-    private void ExtendAhead(long written)
-    {
-        _allocated = written;
-        if (_preallocationLimit <= 0 || written >= _preallocationLimit)
-        {
-            return;
-        }
-
-        var target = Math.Min(_preallocationLimit, written + Math.Clamp(written, MinimumExtension, MaximumExtension));
-        var zeros = ZeroBlock;
-        _segments.Clear();
-        for (var position = written; position < target; position += zeros.Length)
-        {
-            _segments.Add(zeros.AsMemory(0, (int)Math.Min(zeros.Length, target - position)));
-        }
-
-        _device.Write(written, _segments);
-        _allocated = target;
     }
 }

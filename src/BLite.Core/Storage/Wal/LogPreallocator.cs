@@ -1,0 +1,216 @@
+using BLite.Core.Storage.Devices;
+
+namespace BLite.Core.Storage.Wal;
+
+/// <summary>
+/// Keeps the log file zero-filled ahead of its appends, on a thread-pool thread, so that a commit
+/// overwrites blocks the file already has instead of growing it (docs/storage.md, "WAL file reuse
+/// and preallocation"). Growing a file costs the commit that does it block allocation, new cache
+/// pages and an inode update (and at Full durability a journalled size change in its flush).
+/// The file is filled in pieces; an append that reaches into the piece being written waits for
+/// it, since zeros landing after its frames would erase them. An append that finds no room and no
+/// piece in its way extends the file itself, as every append did before.
+/// </summary>
+internal sealed class LogPreallocator
+{
+    /// <summary>One write of zeros: what an append that catches up with the filler waits for at most.</summary>
+    internal const int PieceBytes = 64 * 1024;
+
+    private static readonly ReadOnlyMemory<byte>[] Piece = [new byte[PieceBytes]];
+
+    private readonly IStorageDevice _device;
+    private readonly long _limit;
+    private readonly long _ahead;
+    private readonly bool _inline;
+    private readonly object _gate = new();
+    private long _allocated;
+    private long _wanted;
+    private long _growingAppends;
+    private long _filledBytes;
+    private bool _filling;
+    private bool _pieceInFlight;
+    private bool _stopped;
+    private Exception? _failure;
+
+    /// <param name="limit">The file is never filled past this (0: never filled ahead).</param>
+    /// <param name="ahead">How far past the end of the appends the filler keeps the file allocated.</param>
+    /// <param name="inline">
+    /// Fill on the appender's thread, before its write: tests on fault-injecting devices number
+    /// their power cuts by I/O operation and need the same order of writes on every run.
+    /// </param>
+    public LogPreallocator(IStorageDevice device, long limit, long ahead, bool inline = false)
+    {
+        _device = device;
+        _limit = limit;
+        _ahead = ahead;
+        _inline = inline;
+        _allocated = device.Length;
+    }
+
+    /// <summary>Appends that found the file too short and extended it themselves.</summary>
+    public long GrowingAppends => Interlocked.Read(ref _growingAppends);
+
+    /// <summary>Zeros written ahead of the appends.</summary>
+    public long FilledBytes => Interlocked.Read(ref _filledBytes);
+
+    /// <summary>
+    /// Called by the appender before it writes up to <paramref name="end"/>: waits for a piece in
+    /// its way and asks for the file to be filled further ahead once the appends come near its end.
+    /// Throws the filler's failure, if it met one: an I/O error on the log is never passed over.
+    /// </summary>
+    public void BeforeAppend(long end)
+    {
+        // Far from the allocated end there is nothing to wait for (pieces start there) or to ask.
+        if (end + (_ahead / 2) <= Volatile.Read(ref _allocated))
+        {
+            return;
+        }
+
+        var fillHere = false;
+        lock (_gate)
+        {
+            if (_failure is { } failure)
+            {
+                throw new IOException($"Zero-filling the write-ahead log ahead of its appends failed ({failure.Message}).", failure);
+            }
+
+            while (_pieceInFlight && end > _allocated)
+            {
+                Monitor.Wait(_gate);
+            }
+
+            if (end > _allocated)
+            {
+                Volatile.Write(ref _allocated, end);
+                _growingAppends++;
+            }
+
+            _wanted = Math.Max(_wanted, Math.Min(_limit, end + _ahead));
+            if (!_filling && !_stopped && _wanted > _allocated)
+            {
+                _filling = true;
+                fillHere = _inline;
+                if (!_inline)
+                {
+                    ThreadPool.UnsafeQueueUserWorkItem(static preallocator => preallocator.Fill(), this, preferLocal: false);
+                }
+            }
+        }
+
+        if (fillHere)
+        {
+            Fill();
+            lock (_gate)
+            {
+                // Written by the appender itself, the zeros' failure is its own.
+                if (_failure is { } failure)
+                {
+                    throw new IOException($"Zero-filling the write-ahead log ahead of its appends failed ({failure.Message}).", failure);
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// Cuts the file to <paramref name="length"/> once no piece is being written (one landing
+    /// after the cut would grow the file again). Called by the appender, or at close.
+    /// </summary>
+    public void Truncate(long length)
+    {
+        Pause();
+        try
+        {
+            _device.SetLength(length);
+        }
+        finally
+        {
+            lock (_gate)
+            {
+                Volatile.Write(ref _allocated, Math.Min(_allocated, length));
+                _wanted = _allocated;
+                _stopped = false;
+            }
+        }
+    }
+
+    /// <summary>Stops filling for good (the device is about to close) once the piece in flight, if any, is written.</summary>
+    public void Stop() => Pause();
+
+    /// <summary>Returns once the filler has caught up with what was asked (or stopped, or failed). For tests.</summary>
+    public void WaitUntilIdle()
+    {
+        lock (_gate)
+        {
+            while (_filling)
+            {
+                Monitor.Wait(_gate);
+            }
+        }
+    }
+
+    private void Pause()
+    {
+        lock (_gate)
+        {
+            _stopped = true;
+            while (_pieceInFlight)
+            {
+                Monitor.Wait(_gate);
+            }
+        }
+    }
+
+    private void Fill()
+    {
+        while (true)
+        {
+            long from;
+            int length;
+            lock (_gate)
+            {
+                if (_stopped || _allocated >= _wanted)
+                {
+                    _filling = false;
+                    Monitor.PulseAll(_gate);
+                    return;
+                }
+
+                from = _allocated;
+                length = (int)Math.Min(PieceBytes, _wanted - from);
+                _pieceInFlight = true;
+            }
+
+            Exception? failure = null;
+            try
+            {
+                _device.Write(from, length == PieceBytes ? Piece : [Piece[0][..length]]);
+            }
+            catch (Exception exception)
+            {
+                // Nothing may escape a thread-pool item; the next append reports it.
+                failure = exception;
+            }
+
+            lock (_gate)
+            {
+                _pieceInFlight = false;
+                if (failure is null)
+                {
+                    Volatile.Write(ref _allocated, Math.Max(_allocated, from + length));
+                    _filledBytes += length;
+                }
+                else
+                {
+                    _failure = failure;
+                    _filling = false;
+                }
+
+                Monitor.PulseAll(_gate);
+                if (failure is not null)
+                {
+                    return;
+                }
+            }
+        }
+    }
+}
