@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using BLite.Core.Storage;
 
@@ -85,8 +86,9 @@ internal sealed class BTreePathFinger
         if (_leafOnPath ? _path[_leafLevel].Covers(key) : Holds(_leaf.Span, key))
             return _leaf;
 
-        // The root covers every key, so the climb always ends.
-        var level = _leafLevel;
+        // The root covers every key, so the climb always ends. A leaf on the path was just
+        // found not to cover the key: the climb starts at its parent.
+        var level = _leafOnPath && _leafLevel > 0 ? _leafLevel - 1 : _leafLevel;
         while (level > 0 && !_path[level].Covers(key))
             level--;
         return Descend(level, key);
@@ -215,10 +217,13 @@ internal sealed class BTreePathFinger
 
         private static ReadOnlyMemory<byte> Separator(ReadOnlyMemory<byte> branch, int index, bool stable, ref byte[]? copy)
         {
-            var key = BTreeNode.Key(branch.Span, index);
+            var page = branch.Span;
+            var key = BTreeNode.Key(page, index);
             if (stable)
             {
-                return branch.Slice(BTreeNode.CellOffset(branch.Span, index) + BTreeNode.CellHeaderSize, key.Length);
+                // The key is a view of the page: its place in the page is where it starts.
+                var offset = (int)Unsafe.ByteOffset(ref MemoryMarshal.GetReference(page), ref MemoryMarshal.GetReference(key));
+                return branch.Slice(offset, key.Length);
             }
 
             if (copy is null || copy.Length < key.Length)

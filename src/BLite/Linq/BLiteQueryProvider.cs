@@ -80,6 +80,7 @@ internal sealed class BLiteQueryProvider<TRoot> : IBLiteQueryProvider
     {
         var parameters = translated.Bind(values, _source.FieldPaths as IQueryValueConverter);
         return QueryExecutor.DocumentsOnly(_source, translated, parameters) as IEnumerable<TElement>
+            ?? QueryExecutor.StoredValues<TRoot, TElement>(_source, translated, parameters)
             ?? Rows<TElement>(translated, values, parameters);
     }
 

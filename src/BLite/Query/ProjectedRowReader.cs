@@ -85,7 +85,8 @@ internal sealed class ProjectedRowReader
         return new ProjectedRowReader(values.Count, top, nested, computed, fallback, types, names);
     }
 
-    private static MappedField? FindField<TId, T>(IDocumentMapper<TId, T> mapper, string storedPath)
+    /// <summary>The mapper's single-valued field stored at <paramref name="storedPath"/>, or null.</summary>
+    internal static MappedField? FindField<TId, T>(IDocumentMapper<TId, T> mapper, string storedPath)
         where T : class
     {
         foreach (var field in mapper.Fields)

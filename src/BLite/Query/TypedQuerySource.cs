@@ -20,6 +20,7 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
     private readonly ConditionalWeakTable<IReadOnlyList<ValueExpression>, FieldProjection> _projections = new();
     private readonly ConditionalWeakTable<IReadOnlyList<ValueExpression>, FieldProjection>.CreateValueCallback _createProjection;
     private readonly ConditionalWeakTable<Linq.Translation.ProjectionPlan, RowReaderHolder> _rowReaders = new();
+    private readonly ConditionalWeakTable<Linq.Translation.ProjectionPlan, ValueReaderHolder> _valueReaders = new();
 
     public TypedQuerySource(DocumentCollection<TId, T> collection)
     {
@@ -218,6 +219,65 @@ internal sealed partial class TypedQuerySource<TId, T> : IDocumentQuerySource<T>
 
     /// <summary>A cached row reader, or the fact that the mapper has none.</summary>
     private sealed record RowReaderHolder(ProjectedRowReader? Reader);
+
+    public IEnumerable<TValue>? ExecuteValues<TValue>(DocumentQuery query, IReadOnlyList<BsonValue> parameters, Linq.Translation.ProjectionPlan projection)
+    {
+        if (!_valueReaders.TryGetValue(projection, out var holder))
+        {
+            holder = new ValueReaderHolder(ProjectedValueReader<TValue>.TryCreate(_collection.Mapper, projection));
+            _valueReaders.AddOrUpdate(projection, holder);
+        }
+
+        if (holder.Reader is not ProjectedValueReader<TValue> reader)
+        {
+            return null;
+        }
+
+        if (_collection.Context.CurrentTransaction is { } transaction)
+        {
+            var started = BLiteTelemetry.StartOperation();
+            var values = transaction.Run((Source: this, Query: query, Parameters: parameters, Reader: reader, projection.Values),
+                static (pages, s) => s.Source.ReadValues(pages, s.Query, s.Parameters, s.Reader, s.Values).ToList());
+            Measured(started, "query");
+            return values;
+        }
+
+        return StreamValues(query, parameters, reader, projection.Values);
+    }
+
+    private IEnumerable<TValue> ReadValues<TValue>(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters,
+        ProjectedValueReader<TValue> reader, IReadOnlyList<ValueExpression> values)
+    {
+        foreach (var document in CollectionQuerySource.ExecuteReading(_collection.Documents, pages, query, parameters, values, _plans))
+        {
+            yield return reader.Read(document.Span);
+        }
+    }
+
+    /// <summary>As <see cref="StreamFrom{TRow}"/> over <see cref="ReadValues{TValue}"/>, in one iterator.</summary>
+    private IEnumerable<TValue> StreamValues<TValue>(DocumentQuery query, IReadOnlyList<BsonValue> parameters, ProjectedValueReader<TValue> reader,
+        IReadOnlyList<ValueExpression> values)
+    {
+        var started = BLiteTelemetry.StartOperation();
+        try
+        {
+            using var snapshot = _collection.Context.Engine.BeginRead();
+            foreach (var document in CollectionQuerySource.ExecuteReading(_collection.Documents, snapshot, query, parameters, values, _plans))
+            {
+                yield return reader.Read(document.Span);
+            }
+        }
+        finally
+        {
+            Measured(started, "query");
+        }
+    }
+
+    /// <summary>
+    /// A cached single-value reader (a <see cref="ProjectedValueReader{TValue}"/> of the value type
+    /// first asked for), or the fact that there is none for that type.
+    /// </summary>
+    private sealed record ValueReaderHolder(object? Reader);
 
     private IEnumerable<BsonValue[]> ReadFields(Core.Storage.IPageReader pages, DocumentQuery query, IReadOnlyList<BsonValue> parameters, IReadOnlyList<ValueExpression> values)
     {

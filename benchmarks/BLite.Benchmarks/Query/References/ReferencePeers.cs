@@ -64,6 +64,9 @@ public sealed class BLiteReferencePeer : IReferencePeer
         return checksum;
     }
 
+    /// <summary>The first hop of <see cref="OrdersOfCity"/> alone: how many accounts the city has.</summary>
+    internal int FirstHop(string city) => _db.Accounts.Query().Where(a => a.City == city).Select(a => a.Id).ToList().Count;
+
     /// <summary>
     /// <see cref="OrdersOfCity"/> through compiled queries (<see cref="CompiledQuery"/>): the same
     /// two queries, translated once, without the expression trees C# builds on every plain call.

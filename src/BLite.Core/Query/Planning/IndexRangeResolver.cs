@@ -16,6 +16,11 @@ internal static class IndexRangeResolver
             return false;
         }
 
+        if (plan.Bounds is [{ Kind: IndexBoundKind.Equal or IndexBoundKind.In } only])
+        {
+            return TryResolveOneValueBound(plan, only, parameters, out ranges);
+        }
+
         var prefixes = new List<BsonValue[]> { Array.Empty<BsonValue>() };
         RangeBound? lower = null;
         RangeBound? upper = null;
@@ -93,6 +98,40 @@ internal static class IndexRangeResolver
         return true;
     }
 
+    /// <summary>
+    /// The ranges of a plan whose only bound is an equality or an IN on the index's first field
+    /// (the usual lookup and join): one point range per value, without the cross product's lists.
+    /// </summary>
+    private static bool TryResolveOneValueBound(QueryPlan plan, IndexFieldBound bound, IReadOnlyList<BsonValue>? parameters, out IReadOnlyList<IndexValueRange> ranges)
+    {
+        ranges = [];
+        if (bound.Kind == IndexBoundKind.Equal)
+        {
+            var value = bound.Values[0].Resolve(parameters);
+            if (!QueryPlanner.IsIndexableScalar(value))
+            {
+                return false;
+            }
+
+            ranges = [IndexValueRange.Owning([value], null, null)];
+            return true;
+        }
+
+        if (!TryResolveInValues(bound.Values[0].Resolve(parameters), out var values) || values.Count > MaxRanges)
+        {
+            return false;
+        }
+
+        var result = new IndexValueRange[values.Count];
+        for (var i = 0; i < result.Length; i++)
+        {
+            result[plan.Descending ? result.Length - 1 - i : i] = IndexValueRange.Owning([values[i]], null, null);
+        }
+
+        ranges = result;
+        return true;
+    }
+
     private static List<BsonValue[]> Extend(List<BsonValue[]> prefixes, IReadOnlyList<BsonValue> values)
     {
         var extended = new List<BsonValue[]>(prefixes.Count * values.Count);
@@ -119,28 +158,29 @@ internal static class IndexRangeResolver
             return false;
         }
 
-        var sorted = new List<BsonValue>();
-        foreach (var item in list.AsArray)
+        var items = list.AsArray;
+        var sorted = new BsonValue[items.Count];
+        for (var i = 0; i < sorted.Length; i++)
         {
-            if (!QueryPlanner.IsIndexableScalar(item))
+            if (!QueryPlanner.IsIndexableScalar(items[i]))
             {
                 return false;
             }
 
-            sorted.Add(item);
+            sorted[i] = items[i];
         }
 
-        sorted.Sort(BsonValueComparer.Instance);
-        var distinct = new List<BsonValue>(sorted.Count);
+        Array.Sort(sorted, BsonValueComparer.Instance);
+        var kept = 0;
         foreach (var item in sorted)
         {
-            if (distinct.Count == 0 || BsonValueComparer.Instance.Compare(distinct[^1], item) != 0)
+            if (kept == 0 || BsonValueComparer.Instance.Compare(sorted[kept - 1], item) != 0)
             {
-                distinct.Add(item);
+                sorted[kept++] = item;
             }
         }
 
-        values = distinct;
+        values = new ArraySegment<BsonValue>(sorted, 0, kept);
         return true;
     }
 

@@ -14,7 +14,12 @@ namespace BLite.Linq.Execution;
 internal static partial class ExpressionInterpreter
 {
     /// <summary>Evaluates an expression that references no lambda parameter.</summary>
-    public static object? Evaluate(Expression expression) => Eval(expression, new Context(null, []));
+    public static object? Evaluate(Expression expression) =>
+        // A captured local (a field of the compiler's closure object) is what a query's values
+        // nearly always are: read it without walking the tree.
+        expression is MemberExpression { Expression: ConstantExpression { Value: { } closure and not IGroupingKey }, Member: FieldInfo field }
+            ? field.GetValue(closure)
+            : Eval(expression, new Context(null, []));
 
     /// <summary>Invokes <paramref name="lambda"/> on one argument, with this execution's query parameter values.</summary>
     public static object? Invoke(LambdaExpression lambda, object? argument, object?[] queryValues) =>

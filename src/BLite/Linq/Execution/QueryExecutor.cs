@@ -140,6 +140,19 @@ internal static class QueryExecutor
             ? source.Execute(translated.Query, parameters)
             : null;
 
+    /// <summary>
+    /// The values of a query that ends by selecting one stored member as is (<c>Select(a =&gt; a.Id)</c>),
+    /// read by the source straight into <typeparamref name="TElement"/>: no row, boxing or selector
+    /// per document. Null for any other query, or when the source has no typed reader for the member;
+    /// run <see cref="Rows{TRoot}(IDocumentQuerySource{TRoot}, TranslatedQuery, object?[], BsonValue[], IEnumerable{object?}?)"/> then.
+    /// </summary>
+    public static IEnumerable<TElement>? StoredValues<TRoot, TElement>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, BsonValue[] parameters) =>
+        translated.Vector is null && source is IRowProjectingSource typed
+        && translated.Projection is { Values.Count: 1, PostOperations: [{ Kind: PostOperationKind.Select, Lambda.Body: ProjectedFieldExpression { Slot: 0 } field }] } projection
+        && field.Type == typeof(TElement) && !HasInclude(translated)
+            ? typed.ExecuteValues<TElement>(translated.Query, parameters, projection)
+            : null;
+
     public static IEnumerable<object?> Rows<TRoot>(IDocumentQuerySource<TRoot> source, TranslatedQuery translated, object?[] values, BsonValue[] parameters, IEnumerable<object?>? sourceRows)
     {
         if (sourceRows is null && HasInclude(translated) && source is IReferenceResolvingSource resolving)

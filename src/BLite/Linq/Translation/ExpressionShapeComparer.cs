@@ -185,28 +185,50 @@ internal sealed class ExpressionShapeComparer : IEqualityComparer<Expression>
                 return false;
             }
 
-            return (x, y) switch
+            // One type test on each side, the common node kinds first: this runs on every
+            // execution of a cached query, over a tree the caller has just built.
+            return x switch
             {
-                (BinaryExpression a, BinaryExpression b) => a.Method == b.Method && a.IsLiftedToNull == b.IsLiftedToNull
+                MemberExpression a => y is MemberExpression b && a.Member == b.Member && Match(a.Expression, b.Expression),
+                MethodCallExpression a => y is MethodCallExpression b && a.Method == b.Method && Match(a.Object, b.Object) && MatchArguments(a, b),
+                ParameterExpression a => y is ParameterExpression b && ParameterPosition(a, left: true) == ParameterPosition(b, left: false),
+                UnaryExpression a => y is UnaryExpression b && a.Method == b.Method && Match(a.Operand, b.Operand),
+                LambdaExpression a => y is LambdaExpression b && MatchLambda(a, b),
+                BinaryExpression a => y is BinaryExpression b && a.Method == b.Method && a.IsLiftedToNull == b.IsLiftedToNull
                     && Match(a.Left, b.Left) && Match(a.Right, b.Right) && Match(a.Conversion, b.Conversion),
-                (UnaryExpression a, UnaryExpression b) => a.Method == b.Method && Match(a.Operand, b.Operand),
-                (MemberExpression a, MemberExpression b) => a.Member == b.Member && Match(a.Expression, b.Expression),
-                (MethodCallExpression a, MethodCallExpression b) => a.Method == b.Method && Match(a.Object, b.Object) && MatchAll(a.Arguments, b.Arguments),
-                (LambdaExpression a, LambdaExpression b) => MatchLambda(a, b),
-                (ParameterExpression a, ParameterExpression b) => ParameterPosition(a, left: true) == ParameterPosition(b, left: false),
-                (ConstantExpression a, ConstantExpression b) => MatchConstant(a.Value, b.Value),
-                (QueryParameterExpression a, QueryParameterExpression b) => a.Index == b.Index,
-                (NewExpression a, NewExpression b) => a.Constructor == b.Constructor && MatchAll(a.Arguments, b.Arguments) && MatchMembers(a.Members, b.Members),
-                (MemberInitExpression a, MemberInitExpression b) => Match(a.NewExpression, b.NewExpression) && MatchBindings(a.Bindings, b.Bindings),
-                (ListInitExpression a, ListInitExpression b) => Match(a.NewExpression, b.NewExpression) && MatchInitializers(a.Initializers, b.Initializers),
-                (NewArrayExpression a, NewArrayExpression b) => MatchAll(a.Expressions, b.Expressions),
-                (ConditionalExpression a, ConditionalExpression b) => Match(a.Test, b.Test) && Match(a.IfTrue, b.IfTrue) && Match(a.IfFalse, b.IfFalse),
-                (TypeBinaryExpression a, TypeBinaryExpression b) => a.TypeOperand == b.TypeOperand && Match(a.Expression, b.Expression),
-                (InvocationExpression a, InvocationExpression b) => Match(a.Expression, b.Expression) && MatchAll(a.Arguments, b.Arguments),
-                (DefaultExpression, DefaultExpression) => true,
-                (IndexExpression a, IndexExpression b) => a.Indexer == b.Indexer && Match(a.Object, b.Object) && MatchAll(a.Arguments, b.Arguments),
+                ConstantExpression a => y is ConstantExpression b && MatchConstant(a.Value, b.Value),
+                QueryParameterExpression a => y is QueryParameterExpression b && a.Index == b.Index,
+                NewExpression a => y is NewExpression b && a.Constructor == b.Constructor && MatchArguments(a, b) && MatchMembers(a.Members, b.Members),
+                MemberInitExpression a => y is MemberInitExpression b && Match(a.NewExpression, b.NewExpression) && MatchBindings(a.Bindings, b.Bindings),
+                ListInitExpression a => y is ListInitExpression b && Match(a.NewExpression, b.NewExpression) && MatchInitializers(a.Initializers, b.Initializers),
+                NewArrayExpression a => y is NewArrayExpression b && MatchAll(a.Expressions, b.Expressions),
+                ConditionalExpression a => y is ConditionalExpression b && Match(a.Test, b.Test) && Match(a.IfTrue, b.IfTrue) && Match(a.IfFalse, b.IfFalse),
+                TypeBinaryExpression a => y is TypeBinaryExpression b && a.TypeOperand == b.TypeOperand && Match(a.Expression, b.Expression),
+                InvocationExpression a => y is InvocationExpression b && Match(a.Expression, b.Expression) && MatchArguments(a, b),
+                DefaultExpression => y is DefaultExpression,
+                IndexExpression a => y is IndexExpression b && a.Indexer == b.Indexer && Match(a.Object, b.Object) && MatchArguments(a, b),
                 _ => false,
             };
+        }
+
+        /// <summary>Compares the arguments without reading <c>Arguments</c>, which allocates a collection on a fresh node.</summary>
+        private bool MatchArguments(IArgumentProvider a, IArgumentProvider b)
+        {
+            var count = a.ArgumentCount;
+            if (count != b.ArgumentCount)
+            {
+                return false;
+            }
+
+            for (var i = 0; i < count; i++)
+            {
+                if (!Match(a.GetArgument(i), b.GetArgument(i)))
+                {
+                    return false;
+                }
+            }
+
+            return true;
         }
 
         private bool MatchLambda(LambdaExpression a, LambdaExpression b)
