@@ -122,7 +122,7 @@ public class ReaderRegistryTests
         var reads = 0L;
         var readsAcrossCheckpoints = 0L;
 
-        var writer = Task.Run(() =>
+        var writer = OnOwnThread(() =>
         {
             try
             {
@@ -150,7 +150,7 @@ public class ReaderRegistryTests
         });
 
         // Checkpoints run as fast as they can, so pruning and pinning happen under the readers.
-        var checkpointer = Task.Run(() =>
+        var checkpointer = OnOwnThread(() =>
         {
             while (Volatile.Read(ref writing) == 1)
             {
@@ -158,7 +158,7 @@ public class ReaderRegistryTests
             }
         });
 
-        var pointReaders = Enumerable.Range(0, 2).Select(_ => Task.Run(() =>
+        var pointReaders = Enumerable.Range(0, 2).Select(_ => OnOwnThread(() =>
         {
             var lastStamp = 0L;
             do
@@ -185,7 +185,7 @@ public class ReaderRegistryTests
         })).ToArray();
 
         // A reader that holds its snapshot until a checkpoint has completed under it, then reads again.
-        var longReader = Task.Run(() =>
+        var longReader = OnOwnThread(() =>
         {
             do
             {
@@ -216,6 +216,12 @@ public class ReaderRegistryTests
         Assert.Equal(transfers, engine.Read(0, static (read, _) => PageData.Read(read, PageIds.Catalog)));
         Assert.Equal(Accounts * InitialBalance, engine.Read(pages, static (read, accounts) => SumBalances(read, accounts)));
     }
+
+    // The scenario needs the writer, the checkpointer and the readers running at once: on their
+    // own threads they do not wait for the thread pool, which other tests running in parallel can
+    // keep busy until the writer has finished.
+    private static Task OnOwnThread(Action work) =>
+        Task.Factory.StartNew(work, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
 
     private static void Stamp(StorageEngine engine, long value)
     {
