@@ -31,7 +31,8 @@ internal static class TwoHopCpuLoop
             var samples = peers.Select(_ => new List<double>()).ToArray();
             var allocated = new long[peers.Length];
             var checksums = new long[peers.Length];
-            for (var round = -1; round < rounds; round++)
+            WarmUp(peers);
+            for (var round = 0; round < rounds; round++)
             {
                 for (var p = 0; p < peers.Length; p++)
                 {
@@ -45,12 +46,8 @@ internal static class TwoHopCpuLoop
                     }
 
                     var elapsed = ThreadTime.NowNanoseconds() - started;
-                    if (round >= 0)
-                    {
-                        // Round -1 warms both engines up (JIT, statement caches) and is not counted.
-                        samples[p].Add(elapsed / 1000.0 / Batch);
-                        allocated[p] = (GC.GetAllocatedBytesForCurrentThread() - allocatedBefore) / Batch;
-                    }
+                    samples[p].Add(elapsed / 1000.0 / Batch);
+                    allocated[p] = (GC.GetAllocatedBytesForCurrentThread() - allocatedBefore) / Batch;
 
                     checksums[p] = checksum;
                 }
@@ -80,4 +77,24 @@ internal static class TwoHopCpuLoop
             }
         }
     }
+
+    /// <summary>
+    /// Runs each engine for <see cref="WarmUpTime"/> before anything is timed. A single batch is
+    /// not enough: the runtime promotes hot methods to optimised code only after a quiet spell in
+    /// new compilations, which for this query took 1-2 s here, and batches timed before that
+    /// measured BLite 3-4x slower than its steady state (docs in BENCHMARKS.md, 2026-11-25).
+    /// </summary>
+    private static void WarmUp(IReferencePeer[] peers)
+    {
+        foreach (var peer in peers)
+        {
+            var started = System.Diagnostics.Stopwatch.GetTimestamp();
+            for (var i = 0; System.Diagnostics.Stopwatch.GetElapsedTime(started) < WarmUpTime; i++)
+            {
+                peer.OrdersOfCity(LinkedDataset.City(i % LinkedDataset.Cities));
+            }
+        }
+    }
+
+    private static readonly TimeSpan WarmUpTime = TimeSpan.FromSeconds(3);
 }
