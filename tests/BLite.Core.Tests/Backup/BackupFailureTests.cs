@@ -69,7 +69,12 @@ public sealed class BackupFailureTests
         using (var database = DocumentDatabase.Open(source))
         {
             var error = Assert.ThrowsAny<BLiteException>(() => database.BackupTo(destination, null, CancellationToken.None,
-                (path, options) => StorageEngine.Open(new FaultInjectingDevice(injector, path), new FaultInjectingDevice(injector, path + "-wal"), options)));
+                (path, options) =>
+                {
+                    // The failing write must be the copy's own, not zeros the log filler writes ahead on another thread.
+                    options.FillsLogAheadOnCommitPath = true;
+                    return StorageEngine.Open(new FaultInjectingDevice(injector, path), new FaultInjectingDevice(injector, path + "-wal"), options);
+                }));
             Assert.True(error.ToString().Contains("space", StringComparison.OrdinalIgnoreCase), error.ToString());
             Assert.True(injector.Writes >= 4, $"the copy failed after {injector.Writes} writes, before the disk was full");
 

@@ -149,6 +149,9 @@ public sealed class FailedCommitTests
                     // commit (the synchronous mode, where the commit itself reports the failure).
                     options.WalCheckpointThresholdBytes = _point == FailurePoint.Checkpoint ? options.PageSize : options.WalCheckpointThresholdBytes;
                     options.CheckpointInBackground = _point != FailurePoint.Checkpoint;
+                    // The armed write must be the commit's: zeros written ahead of the log by the
+                    // thread-pool filler would take it, and the commit would succeed.
+                    options.FillsLogAheadOnCommitPath = true;
                     return StorageEngine.Open(file, wal, options);
                 },
             });
