@@ -14,6 +14,14 @@ internal static class PageData
         payload[^1] = (byte)(value * 31);
     }
 
+    /// <summary>Stamps <paramref name="value"/> into one page in a transaction of its own.</summary>
+    public static void Commit(StorageEngine engine, uint pageId, long value)
+    {
+        using var write = engine.BeginWrite();
+        Stamp(write, pageId, value);
+        write.Commit();
+    }
+
     public static long Read(IPageReader pages, uint pageId)
     {
         var payload = pages.ReadPage(pageId).Span;

@@ -23,7 +23,7 @@ public class ReaderRegistryTests
     {
         using var db = new TestDatabase(new StorageOptions { PageSize = 4096 });
         var engine = db.Engine;
-        Stamp(engine, 1);
+        PageData.Commit(engine, PageIds.Catalog, 1);
         var checkpointsBefore = engine.GetStatistics().Checkpoints;
         var loaded = new List<long>();
         var raced = false;
@@ -37,7 +37,7 @@ public class ReaderRegistryTests
             if (!raced)
             {
                 raced = true;
-                Stamp(engine, 2);
+                PageData.Commit(engine, PageIds.Catalog, 2);
                 engine.Checkpoint();
             }
         };
@@ -59,11 +59,11 @@ public class ReaderRegistryTests
     {
         using var db = new TestDatabase(new StorageOptions { PageSize = 4096 });
         var engine = db.Engine;
-        Stamp(engine, 1);
+        PageData.Commit(engine, PageIds.Catalog, 1);
         var value = 1L;
         engine.AfterPublishedLoad = _ =>
         {
-            Stamp(engine, ++value);
+            PageData.Commit(engine, PageIds.Catalog, ++value);
             engine.Checkpoint();
         };
 
@@ -74,7 +74,7 @@ public class ReaderRegistryTests
             Assert.Equal(1, engine.GetStatistics().ActiveReaders);
 
             // The lock-registered reader is found by the next checkpoint like any other.
-            Stamp(engine, value + 1);
+            PageData.Commit(engine, PageIds.Catalog, value + 1);
             engine.Checkpoint();
             Assert.Equal(value, PageData.Read(read, PageIds.Catalog));
             Assert.True(engine.GetStatistics().PinnedBytes > 0, "the checkpoint must pin the version the registered reader still sees");
@@ -90,13 +90,13 @@ public class ReaderRegistryTests
     {
         using var db = new TestDatabase(new StorageOptions { PageSize = 4096 });
         var engine = db.Engine;
-        Stamp(engine, 1);
+        PageData.Commit(engine, PageIds.Catalog, 1);
 
         // Registered on the published snapshot, then a commit retires it and a checkpoint prunes:
         // the retired registration is still found, so its version is pinned rather than dropped.
         using var read = engine.BeginRead();
-        Stamp(engine, 2);
-        Stamp(engine, 3);
+        PageData.Commit(engine, PageIds.Catalog, 2);
+        PageData.Commit(engine, PageIds.Catalog, 3);
         engine.Checkpoint();
         Assert.Equal(1, PageData.Read(read, PageIds.Catalog));
         Assert.Equal(3, engine.Read(0, static (pages, _) => PageData.Read(pages, PageIds.Catalog)));
@@ -223,17 +223,10 @@ public class ReaderRegistryTests
     private static Task OnOwnThread(Action work) =>
         Task.Factory.StartNew(work, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
 
-    private static void Stamp(StorageEngine engine, long value)
-    {
-        using var write = engine.BeginWrite();
-        PageData.Stamp(write, PageIds.Catalog, value);
-        write.Commit();
-    }
-
     private static uint[] CreateAccounts(StorageEngine engine)
     {
         var pages = ConcurrencyTests.CreateAccounts(engine);
-        Stamp(engine, 0);
+        PageData.Commit(engine, PageIds.Catalog, 0);
         return pages;
     }
 

@@ -22,7 +22,7 @@ public class ReaderSlotTests
         using var db = new TestDatabase(new StorageOptions { Durability = durability, PageSize = 4096 });
         var engine = db.Engine;
         var pages = ConcurrencyTests.CreateAccounts(engine);
-        Stamp(engine, 1);
+        PageData.Commit(engine, PageIds.Catalog, 1);
         using var registered = new ManualResetEventSlim();
         using var pruned = new ManualResetEventSlim();
 
@@ -41,9 +41,9 @@ public class ReaderSlotTests
             Transfer(engine, pages, i);
         }
 
-        Stamp(engine, 2);
+        PageData.Commit(engine, PageIds.Catalog, 2);
         engine.Checkpoint();
-        Stamp(engine, 3);
+        PageData.Commit(engine, PageIds.Catalog, 3);
         engine.Checkpoint();
         Assert.True(engine.GetStatistics().PinnedBytes > 0, "the checkpoint must pin the versions the slot's reader still sees");
         pruned.Set();
@@ -103,7 +103,7 @@ public class ReaderSlotTests
     {
         using var db = new TestDatabase(new StorageOptions { PageSize = 4096 });
         var engine = db.Engine;
-        Stamp(engine, 5);
+        PageData.Commit(engine, PageIds.Catalog, 5);
 
         var (outer, inner, slots, active) = engine.Read(engine, static (read, engine) =>
         {
@@ -124,11 +124,11 @@ public class ReaderSlotTests
     {
         using var db = new TestDatabase(new StorageOptions { PageSize = 4096 });
         var engine = db.Engine;
-        Stamp(engine, 1);
+        PageData.Commit(engine, PageIds.Catalog, 1);
         var value = 1L;
         engine.AfterPublishedLoad = _ =>
         {
-            Stamp(engine, ++value);
+            PageData.Commit(engine, PageIds.Catalog, ++value);
             engine.Checkpoint();
         };
 
@@ -215,13 +215,6 @@ public class ReaderSlotTests
         Assert.All(pages, page => Assert.Equal(1, engine.PageVersionCount(page)));
         Assert.Equal(settled, engine.GetStatistics().CachedBytes);
         Assert.Equal(Accounts * InitialBalance, engine.Read(pages, static (read, accounts) => SumBalances(read, accounts)));
-    }
-
-    private static void Stamp(StorageEngine engine, long value)
-    {
-        using var write = engine.BeginWrite();
-        PageData.Stamp(write, PageIds.Catalog, value);
-        write.Commit();
     }
 
     private static void Transfer(StorageEngine engine, uint[] pages, int i)

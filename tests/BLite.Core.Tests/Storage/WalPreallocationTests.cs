@@ -27,7 +27,7 @@ public class WalPreallocationTests
 
         for (var i = 0; i < 40; i++)
         {
-            Stamp(db.Engine, page, i);
+            PageData.Commit(db.Engine, page, i);
             db.Engine.WaitForLogPreallocation();
 
             // The filler keeps at least half its distance (a sixteenth of the back-pressure size) free ahead.
@@ -55,7 +55,7 @@ public class WalPreallocationTests
         const int commits = 1500;
         for (var i = 0; i < commits; i++)
         {
-            Stamp(db.Engine, page, i);
+            PageData.Commit(db.Engine, page, i);
             if (i is 300 or 900)
             {
                 db.Engine.WaitForLogPreallocation();
@@ -79,7 +79,7 @@ public class WalPreallocationTests
         long longest = 0;
         for (var i = 0; i < 3000; i++)
         {
-            Stamp(db.Engine, page, i);
+            PageData.Commit(db.Engine, page, i);
             if (i % 100 == 0)
             {
                 // Now and then the filler is let catch up (the thread pool may be busy with other tests).
@@ -103,7 +103,7 @@ public class WalPreallocationTests
         var page = AllocatePage(db.Engine);
         for (var i = 0; i < 30; i++)
         {
-            Stamp(db.Engine, page, i);
+            PageData.Commit(db.Engine, page, i);
         }
 
         db.Engine.WaitForLogPreallocation();
@@ -155,13 +155,6 @@ public class WalPreallocationTests
         PageData.Stamp(tx, page, -1);
         tx.Commit();
         return page;
-    }
-
-    private static void Stamp(StorageEngine engine, uint page, long value)
-    {
-        using var tx = engine.BeginWrite();
-        PageData.Stamp(tx, page, value);
-        tx.Commit();
     }
 
     /// <summary>A memory device whose writes of zeros wait for <see cref="Release"/> (or fail).</summary>

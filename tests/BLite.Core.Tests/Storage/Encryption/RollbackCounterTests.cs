@@ -22,7 +22,7 @@ public class RollbackCounterTests
         var olderCounter = keystore.Counters[db.Path];
 
         db.Reopen();
-        Stamp(db.Engine, page, 2);
+        PageData.Commit(db.Engine, page, 2);
         db.Engine.Dispose();
         Assert.True(keystore.Counters[db.Path] > olderCounter);
         var newerFile = File.ReadAllBytes(db.Path);
@@ -54,7 +54,7 @@ public class RollbackCounterTests
         db.Engine.Rekey(BLiteEncryption.WithKeyProvider(rotated));
 
         Assert.True(keystore.Counters[db.Path] > before);
-        Stamp(db.Engine, page, 4);
+        PageData.Commit(db.Engine, page, 4);
         db.Reopen(Options(rotated));
         using var read = db.Engine.BeginRead();
         Assert.Equal(4, PageData.Read(read, page));
@@ -65,13 +65,6 @@ public class RollbackCounterTests
         PageSize = 4096,
         Encryption = BLiteEncryption.WithKeyProvider(keystore),
     };
-
-    private static void Stamp(StorageEngine engine, uint page, long value)
-    {
-        using var tx = engine.BeginWrite();
-        PageData.Stamp(tx, page, value);
-        tx.Commit();
-    }
 
     /// <summary>A keystore holding one key and, per database path, the last checkpoint counter it was told.</summary>
     private sealed class CountingKeystore(byte[] key, Dictionary<string, long>? counters = null) : IKeyProvider, IRollbackCounter

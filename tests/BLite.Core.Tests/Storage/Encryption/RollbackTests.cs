@@ -20,7 +20,7 @@ public class RollbackTests
         db.Engine.Dispose();
         var older = FileBytes.Read(db.Path, StoredOffset(page), PageSize);
         db.Reopen();
-        Stamp(db.Engine, page, 3);
+        PageData.Commit(db.Engine, page, 3);
         db.Engine.Dispose();
         var current = FileBytes.Read(db.Path, StoredOffset(page), PageSize);
         Assert.NotEqual(older, current);
@@ -53,7 +53,7 @@ public class RollbackTests
         db.Engine.Dispose();
         var older = File.ReadAllBytes(db.Path);
         db.Reopen();
-        Stamp(db.Engine, page, 2);
+        PageData.Commit(db.Engine, page, 2);
         EncryptionTestKeys.WriteMarkerPage(db.Engine, 3);
         db.Engine.Dispose();
         var current = File.ReadAllBytes(db.Path);
@@ -75,16 +75,16 @@ public class RollbackTests
     {
         using var db = new TestDatabase(EncryptionTestKeys.Options());
         var page = EncryptionTestKeys.WriteMarkerPage(db.Engine, 1);
-        Stamp(db.Engine, page, 2);
+        PageData.Commit(db.Engine, page, 2);
         db.Engine.CloseWithoutCheckpoint();
         var olderFile = File.ReadAllBytes(db.Path);
         var olderLog = File.ReadAllBytes(db.WalPath);
 
         db.Reopen();
-        Stamp(db.Engine, page, 3);
+        PageData.Commit(db.Engine, page, 3);
         db.Engine.Checkpoint();
-        Stamp(db.Engine, page, 4);
-        Stamp(db.Engine, page, 5);
+        PageData.Commit(db.Engine, page, 4);
+        PageData.Commit(db.Engine, page, 5);
         db.Engine.CloseWithoutCheckpoint();
         var newerFile = File.ReadAllBytes(db.Path);
         var newerLog = File.ReadAllBytes(db.WalPath);
@@ -111,13 +111,6 @@ public class RollbackTests
         db.Reopen();
         using var check = db.Engine.BeginRead();
         Assert.Equal(5, PageData.Read(check, page));
-    }
-
-    private static void Stamp(StorageEngine engine, uint page, long value)
-    {
-        using var tx = engine.BeginWrite();
-        PageData.Stamp(tx, page, value);
-        tx.Commit();
     }
 
     private static long StoredOffset(uint page) => EncryptedFileDevice.StoredOffset(page, PageSize);
