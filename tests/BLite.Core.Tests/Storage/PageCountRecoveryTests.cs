@@ -1,3 +1,4 @@
+using BLite.Bson;
 using BLite.Core.Storage;
 using BLite.Core.Storage.Paging;
 using BLite.Core.Storage.Wal;
@@ -50,6 +51,49 @@ public class PageCountRecoveryTests
         // A page allocated now lies past the recovered ones, not over one of them.
         Assert.Equal(22u, AllocateAndStamp(db.Engine, 500));
         Assert.True(db.Engine.Verify().IsValid);
+    }
+
+    [Fact]
+    public void Documents_inserted_through_leaf_splits_survive_a_crash_before_any_checkpoint()
+    {
+        using var dir = new TempDirectory();
+        var path = Path.Combine(dir.Path, "splits.blite");
+        var options = new StorageOptions { Durability = Durability.Normal };
+        var database = DocumentDatabase.Open(path, options);
+        var items = database.GetCollection("items");
+        items.Insert(new BsonDocument { ["_id"] = -1, ["text"] = "first" });
+        var storedAfterFirst = StoredPageCount(database.Storage);
+        var splitCommits = 0;
+        for (var i = 0; i < 300; i++)
+        {
+            var walEnd = database.Storage.WalEnd;
+            items.Insert(new BsonDocument { ["_id"] = i, ["text"] = new string((char)('a' + (i % 26)), 1200) });
+            splitCommits += database.Storage.WalEnd - walEnd > WalFormat.FrameSize(database.Storage.PageSize) ? 1 : 0;
+        }
+
+        uint pageCount;
+        using (var read = database.Storage.BeginRead())
+        {
+            pageCount = read.PageCount;
+        }
+
+        // The splits added pages, and page 0 (its count) travelled with none of them.
+        Assert.True(splitCommits >= 30, $"only {splitCommits} commits split a leaf");
+        Assert.True(pageCount >= storedAfterFirst + 30, $"{pageCount} pages against {storedAfterFirst}");
+        Assert.Equal(storedAfterFirst, StoredPageCount(database.Storage));
+        database.Storage.CloseWithoutCheckpoint();
+        database.Dispose();
+
+        using var reopened = DocumentDatabase.Open(path, options);
+        Assert.True(reopened.Storage.RecoveredTransactions >= 300);
+        using (var read = reopened.Storage.BeginRead())
+        {
+            Assert.Equal(pageCount, read.PageCount);
+        }
+
+        Assert.Equal(301, reopened.GetCollection("items").Count());
+        var report = reopened.Verify();
+        Assert.True(report.IsValid, string.Join("; ", report.Issues));
     }
 
     [Fact]
