@@ -201,6 +201,11 @@ internal sealed class CommitTailProfile : IDisposable
         }
 
         output.WriteLine($"  where the slowest {tail.Length} fall, by tenth of the run: {string.Join(" ", tenths)}");
+        var slow = SlowThreshold(ticks);
+        var head = Math.Max(1, ticks.Length / 50);
+        var step = Math.Max(1, head / 10);
+        output.WriteLine($"  commits above 3× p50 in the first {head:N0}, per {step:N0}: " + string.Join(" ", Enumerable.Range(0, (head + step - 1) / step)
+            .Select(block => Enumerable.Range(block * step, Math.Min(step, head - (block * step))).Count(i => ticks[i] > slow))));
         if (_engine is not null)
         {
             output.WriteLine(string.Create(CultureInfo.InvariantCulture,
