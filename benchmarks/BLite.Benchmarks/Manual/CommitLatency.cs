@@ -15,7 +15,9 @@ namespace BLite.Benchmarks.Manual;
 /// the BLite median's cost that does no I/O and allocates nothing. Also reports managed bytes
 /// allocated per insert and per delete (the committing thread's), the garbage collections that ran
 /// during each engine's inserts, and what the slowest commits waited for
-/// (<see cref="CommitTailProfile"/>); <c>--profile-tails</c> adds the slowest 20 one by one.
+/// (<see cref="CommitTailProfile"/>), BLite's commits by frames appended (a split's against a
+/// plain insert's) and where the slow commits fall in the run; <c>--profile-tails</c> adds the
+/// slowest 20 one by one.
 /// </summary>
 internal static class CommitLatency
 {
@@ -38,6 +40,8 @@ internal static class CommitLatency
         var rows = new List<string>();
         var causes = new StringWriter();
         var slowest = new StringWriter();
+        var frames = new StringWriter();
+        var positions = new StringWriter();
         try
         {
             foreach (var durability in new[] { StoreDurability.OsBuffered, StoreDurability.FlushPerCommit })
@@ -101,6 +105,8 @@ internal static class CommitLatency
                         var deleteBytes = DeleteAllocation(store, orders);
                         rows.Add(Row(store.Engine, durability, count, latencies[store.Engine], (double)allocated[store.Engine] / count, deleteBytes, collections[store.Engine]));
                         probes[store.Engine].WriteRows(store.Engine, durability.Label(), latencies[store.Engine], causes);
+                        probes[store.Engine].WriteFrameRows(durability.Label(), latencies[store.Engine], frames);
+                        positions.WriteLine(probes[store.Engine].PositionRow(store.Engine, durability.Label(), latencies[store.Engine]));
                         if (profileTails)
                         {
                             probes[store.Engine].WriteSlowest(store.Engine, durability.Label(), latencies[store.Engine], slowest);
@@ -111,6 +117,7 @@ internal static class CommitLatency
 
                     rows.Add(Row($"{MachineFloor.Name} ({floor.Copies} × 4 KB copy)", durability, count, floorTimes, null, null, null));
                     floorProbe.WriteRows(MachineFloor.Name, durability.Label(), floorTimes, causes);
+                    positions.WriteLine(floorProbe.PositionRow(MachineFloor.Name, durability.Label(), floorTimes));
                     if (profileTails)
                     {
                         floorProbe.WriteSlowest(MachineFloor.Name, durability.Label(), floorTimes, slowest);
@@ -149,6 +156,16 @@ internal static class CommitLatency
         output.WriteLine();
         output.WriteLine(CommitTailProfile.TableHeader);
         output.Write(causes.ToString());
+        output.WriteLine();
+        output.WriteLine("BLite commits by page frames appended to the log (1: the document fit its leaf; more: a split), against 3× the median of all commits at that level:");
+        output.WriteLine();
+        output.WriteLine(CommitTailProfile.FrameTableHeader);
+        output.Write(frames.ToString());
+        output.WriteLine();
+        output.WriteLine("Where the commits above 3× the median fall (the first 2% of a new store's commits, against the rest):");
+        output.WriteLine();
+        output.WriteLine(CommitTailProfile.PositionTableHeader);
+        output.Write(positions.ToString());
         if (profileTails)
         {
             output.WriteLine();

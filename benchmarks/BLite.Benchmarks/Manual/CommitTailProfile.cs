@@ -201,6 +201,11 @@ internal sealed class CommitTailProfile : IDisposable
         }
 
         output.WriteLine($"  where the slowest {tail.Length} fall, by tenth of the run: {string.Join(" ", tenths)}");
+        var slow = SlowThreshold(ticks);
+        var head = Math.Max(1, ticks.Length / 50);
+        var step = Math.Max(1, head / 10);
+        output.WriteLine($"  commits above 3× p50 in the first {head:N0}, per {step:N0}: " + string.Join(" ", Enumerable.Range(0, (head + step - 1) / step)
+            .Select(block => Enumerable.Range(block * step, Math.Min(step, head - (block * step))).Count(i => ticks[i] > slow))));
         if (_engine is not null)
         {
             output.WriteLine(string.Create(CultureInfo.InvariantCulture,
@@ -219,7 +224,66 @@ internal sealed class CommitTailProfile : IDisposable
         }
     }
 
+    /// <summary>The header of <see cref="WriteFrameRows"/>' table.</summary>
+    public static string FrameTableHeader =>
+        "| Durability | Frames appended | Commits | p50 | p90 | p99 | Above 3× p50 (all commits') | Share of those |" + Environment.NewLine +
+        "|---|---|---:|---:|---:|---:|---:|---:|";
+
+    /// <summary>
+    /// The engine's commits grouped by page frames appended to the log (one for a document that
+    /// fits its leaf, more for a split), each group's distribution and how many of its commits
+    /// took more than three times the median of all commits. A log restarted during the commit
+    /// shows as "?".
+    /// </summary>
+    public void WriteFrameRows(string durability, long[] ticks, TextWriter output)
+    {
+        if (_engine is null)
+        {
+            return;
+        }
+
+        var frameSize = BLite.Core.Storage.Wal.WalFormat.FrameSize(_engine.PageSize);
+        var slow = SlowThreshold(ticks);
+        var slowTotal = Math.Max(1, ticks.Count(t => t > slow));
+        foreach (var group in Enumerable.Range(0, ticks.Length).GroupBy(i => (_overlaps[i].LogBytes + frameSize - 1) / frameSize).OrderBy(group => group.Key))
+        {
+            var sorted = group.Select(i => ticks[i]).Order().ToArray();
+            var above = sorted.Count(t => t > slow);
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"| {durability} | {(group.Key == 0 ? "?" : group.Key.ToString(CultureInfo.InvariantCulture))} | {sorted.Length:N0} ({100.0 * sorted.Length / ticks.Length:0.0}%) | {Micros(At(sorted, 0.50))} | {Micros(At(sorted, 0.90))} | {Micros(At(sorted, 0.99))} | {above:N0} | {100.0 * above / slowTotal:0.0}% |"));
+        }
+    }
+
+    /// <summary>
+    /// Where the commits above three times the median fall: in the first <paramref name="headShare"/>
+    /// of the run (a new store's first commits) or after it, as counts and as a rate per commit.
+    /// </summary>
+    public string PositionRow(string engine, string durability, long[] ticks, double headShare = 0.02)
+    {
+        var slow = SlowThreshold(ticks);
+        var head = Math.Max(1, (int)(ticks.Length * headShare));
+        var headSlow = Enumerable.Range(0, head).Where(i => ticks[i] > slow).ToArray();
+        var inRest = ticks.AsSpan(head).ToArray().Count(t => t > slow);
+        var rest = Math.Max(1, ticks.Length - head);
+        return string.Create(CultureInfo.InvariantCulture,
+            $"| {durability} | {engine} | {Micros(slow)} | {headSlow.Length + inRest:N0} | {headSlow.Length:N0} of {head:N0} ({100.0 * headSlow.Length / head:0.00}%) | {inRest:N0} of {rest:N0} ({100.0 * inRest / rest:0.00}%) | {CauseCounts(headSlow, ticks)} |");
+    }
+
+    /// <summary>The header of <see cref="PositionRow"/>'s table.</summary>
+    public static string PositionTableHeader =>
+        "| Durability | Engine | 3× p50 | Commits above it | In the first 2% | In the rest | Causes of those in the first 2% |" + Environment.NewLine +
+        "|---|---|---:|---:|---:|---:|---|";
+
+    private string CauseCounts(int[] commits, long[] ticks) => string.Join(", ", commits
+        .GroupBy(i => CauseOf(i, ticks[i]))
+        .OrderByDescending(group => group.Count())
+        .Select(group => $"{CauseNames[(int)group.Key]} {group.Count()}"));
+
     public void Dispose() => _fsyncListener?.Dispose();
+
+    private static long SlowThreshold(long[] ticks) => 3 * At(ticks.Order().ToArray(), 0.50);
+
+    private static long At(long[] sorted, double quantile) => sorted[Math.Min(sorted.Length - 1, (int)(quantile * sorted.Length))];
 
     private string Describe(int i, long ticks)
     {

@@ -81,12 +81,15 @@ internal static class DatabaseFileInspector
 
         var pageSize = (int)BinaryPrimitives.ReadUInt32LittleEndian(header[12..]);
         var databaseId = BinaryPrimitives.ReadUInt64LittleEndian(header[32..]);
+
+        // Since format 2 page 0's count may lag pages a checkpoint copied in; the file's length has them.
+        var pageCount = Math.Max(BinaryPrimitives.ReadUInt32LittleEndian(header[16..]), PageLayout.IsValidPageSize(pageSize) ? (uint)Math.Min(fileLength / pageSize, uint.MaxValue) : 0);
         return new DatabaseFileInfo(
             fullPath,
             fileLength,
             BinaryPrimitives.ReadUInt32LittleEndian(header[8..]),
             pageSize,
-            BinaryPrimitives.ReadUInt32LittleEndian(header[16..]),
+            pageCount,
             BinaryPrimitives.ReadUInt32LittleEndian(header[24..]),
             databaseId,
             InspectWal(fullPath + "-wal", databaseId, pageSize));

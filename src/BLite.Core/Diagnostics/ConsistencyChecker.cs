@@ -25,7 +25,7 @@ internal static class ConsistencyChecker
         }
 
         var owners = new Dictionary<uint, string> { [PageIds.Header] = "the storage header" };
-        var freePages = header is { } h ? WalkFreeList(snapshot, h, owners, issues) : 0;
+        var freePages = header is { } h ? WalkFreeList(snapshot, h with { PageCount = pageCount }, owners, issues) : 0;
 
         var collector = new PageOwnershipCollector(pageCount, owners, issues);
         foreach (var source in sources)
@@ -56,7 +56,7 @@ internal static class ConsistencyChecker
 
         var span = payload.Span;
         var header = DatabaseHeader.Read(span);
-        if (!DatabaseHeader.HasMagic(span) || header.Version != DatabaseHeader.FormatVersion || header.PageSize != engine.PageSize)
+        if (!DatabaseHeader.HasMagic(span) || header.Version is 0 or > DatabaseHeader.FormatVersion || header.PageSize != engine.PageSize)
         {
             issues.Add(new VerificationIssue(PageIds.Header, "magic, version or page size differ from what the engine opened."));
         }
@@ -69,6 +69,12 @@ internal static class ConsistencyChecker
         if (header.PageCount < 2)
         {
             issues.Add(new VerificationIssue(PageIds.Header, $"page count {header.PageCount} is below the two permanent pages."));
+        }
+
+        // Page 0's count may lag the true one (the snapshot's) except in a format-1 file.
+        if (header.PageCount > snapshot.PageCount || (engine.HeaderCarriesPageCount && header.PageCount != snapshot.PageCount))
+        {
+            issues.Add(new VerificationIssue(PageIds.Header, $"page 0 counts {header.PageCount} pages; the snapshot has {snapshot.PageCount}."));
         }
 
         return header;

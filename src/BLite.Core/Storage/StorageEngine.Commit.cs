@@ -78,6 +78,7 @@ internal sealed partial class StorageEngine
 
                 PushCounters(counters, seq);
                 PushLogRecord(logRecord, seq);
+                NotePageCount(pageIds, seq);
                 _writtenSeq = seq;
                 _writtenLsn += appended;
                 _writtenFrames = _wal.FrameCount;

@@ -68,6 +68,7 @@ internal sealed partial class StorageEngine
 
             PushCounters(counters, seq);
             PushLogRecord(logRecord, seq);
+            NotePageCount(pageIds, seq);
             if (!logRecord.IsEmpty)
             {
                 _commitsWithUnfoldedRecords++;

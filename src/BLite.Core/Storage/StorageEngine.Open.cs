@@ -130,7 +130,12 @@ internal sealed partial class StorageEngine
         // The file's fixed header fields let the scanner validate frames behind a damaged WAL
         // header; a file without them is judged only after the scan (it may be a creation whose
         // first checkpoint was cut short).
-        var scan = ScanLog(walDevice, path, ProbeHeader(file, path, walMayHoldHeader: true), watch);
+        var fileHeader = ProbeHeader(file, path, walMayHoldHeader: true);
+
+        // Measured after the watch read the log header and before the scan: a read-only view
+        // then counts no page that a writer's checkpoint copied in from frames its scan missed.
+        var fileLength = file.Length;
+        var scan = ScanLog(walDevice, path, fileHeader, watch);
         var recovering = scan.HeaderValid && scan.TransactionCount > 0;
 
         // Creation writes page 0 to the file only in its first checkpoint; a crash during that
@@ -165,14 +170,19 @@ internal sealed partial class StorageEngine
                 watch.Arm(scan, pageSize);
                 engine._sharedLog = watch;
                 engine.ViewRecovered(scan);
+                engine.StartPageCount(fileLength / pageSize);
             }
             else if (recovering)
             {
-                engine.Recover(scan);
+                engine.Recover(scan, fileLength / pageSize);
             }
             else
             {
                 engine._wal.Restart(scan.HeaderValid ? scan.Generation + 1 : 1);
+                if (!creating)
+                {
+                    engine.StartPageCount(fileLength / pageSize);
+                }
             }
 
             if (creating)
@@ -293,7 +303,8 @@ internal sealed partial class StorageEngine
     /// Rebuilds the WAL index from the committed frames, then checkpoints them into the file (once
     /// their log records are folded, when there are any: see <see cref="CompleteRecovery"/>).
     /// </summary>
-    private void Recover(WalScanResult scan)
+    /// <param name="filePages">The file's length in pages before the scan (see <see cref="StartPageCount"/>).</param>
+    private void Recover(WalScanResult scan, long filePages)
     {
         foreach (var frame in scan.CommittedFrames)
         {
@@ -303,6 +314,7 @@ internal sealed partial class StorageEngine
 
         _writtenSeq = scan.TransactionCount;
         Publish(scan.TransactionCount);
+        StartPageCount(filePages);
         RecoveredTransactions = scan.TransactionCount;
         _wal.AdoptRecovered(scan.Generation, scan.Salt, scan.CommittedChecksum, scan.CommittedFrameCount, scan.CommittedEnd);
         if (!AdoptRecoveredRecords(scan))

@@ -49,7 +49,7 @@ internal sealed partial class StorageEngine
     private void Publish(long seq)
     {
         _publishedSeq = seq;
-        var retired = Interlocked.Exchange(ref _published, new SnapshotReaders(seq));
+        var retired = Interlocked.Exchange(ref _published, new SnapshotReaders(seq) { PageCount = PageCountAt(seq) });
 
         // After the exchange's fence: a reader that counts itself on `retired` from now on sees the
         // new registration when it checks, and withdraws. A count seen here may also be such a
@@ -75,9 +75,12 @@ internal sealed partial class StorageEngine
             pageCount = Volatile.Read(ref readers.PageCount);
             if (pageCount == 0)
             {
-                // Every reader of a snapshot sees the same header, so the first one to read it
-                // leaves its page count for the others.
-                pageCount = DatabaseHeader.ReadPageCount(GetImage(PageIds.Header, readers.Seq));
+                // Published before the open knew the count; the first reader leaves it for the others.
+                lock (_sync)
+                {
+                    pageCount = PageCountAt(readers.Seq);
+                }
+
                 Volatile.Write(ref readers.PageCount, pageCount);
             }
 
@@ -272,7 +275,7 @@ internal sealed partial class StorageEngine
         /// <summary>Registered readers; briefly includes a reader that lost the race and is withdrawing.</summary>
         public int Count;
 
-        /// <summary>The snapshot's page count once a reader read its header; 0 until then.</summary>
+        /// <summary>The snapshot's page count (see <see cref="PageCountAt"/>); 0 when published before the open knew it.</summary>
         public uint PageCount;
 
         /// <summary>

@@ -343,7 +343,7 @@ internal sealed partial class StorageEngine : IDisposable
     {
         ThrowIfUnwritable();
         var snapshot = _writtenSeq;
-        return new WriteTransaction(this, snapshot, DatabaseHeader.Read(GetImage(PageIds.Header, snapshot, remember: false)), nested: true);
+        return new WriteTransaction(this, snapshot, WriterHeader(snapshot), nested: true);
     }
 
     private WriteTransaction StartWrite(bool lent = false)
@@ -352,7 +352,7 @@ internal sealed partial class StorageEngine : IDisposable
         {
             ThrowIfUnwritable();
             var snapshot = _writtenSeq;
-            var header = DatabaseHeader.Read(GetImage(PageIds.Header, snapshot, remember: false));
+            var header = WriterHeader(snapshot);
             if (lent && Interlocked.Exchange(ref _spareWrite, null) is { } spare)
             {
                 spare.Rearm(snapshot, header);

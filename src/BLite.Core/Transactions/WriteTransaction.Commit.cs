@@ -114,9 +114,11 @@ internal sealed partial class WriteTransaction
         try
         {
             ReturnFreedPagesToFreeList();
-            if (_header.PageCount != _originalHeader.PageCount
-                || _header.FreeListHead != _originalHeader.FreeListHead
-                || _header.FreePageCount != _originalHeader.FreePageCount)
+            // A commit that only extends the file leaves page 0 alone: the count follows from the
+            // pages it writes (StorageEngine.PageCount.cs), except in a format-1 file.
+            if (_header.FreeListHead != _originalHeader.FreeListHead
+                || _header.FreePageCount != _originalHeader.FreePageCount
+                || (_header.PageCount != _originalHeader.PageCount && _engine.HeaderCarriesPageCount))
             {
                 _header.Write(Writable(PageIds.Header));
             }

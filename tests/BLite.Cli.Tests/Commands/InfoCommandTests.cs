@@ -16,7 +16,7 @@ public class InfoCommandTests
         CliAssert.Succeeded(result);
         var fields = result.StdoutLines.Select(line => line.Split("  ", 2, StringSplitOptions.TrimEntries)).ToDictionary(parts => parts[0], parts => parts[1].Trim());
         Assert.Equal(Path.GetFullPath(path), fields["file"]);
-        Assert.Equal("BLite database, format version 1", fields["format"]);
+        Assert.Equal("BLite database, format version 2", fields["format"]);
         Assert.Equal("8192 bytes", fields["page size"]);
         Assert.Equal(new FileInfo(path).Length.ToString("N0", CultureInfo.InvariantCulture) + " bytes", fields["file size"]);
         Assert.Equal(new FileInfo(path + "-wal").Length.ToString("N0", CultureInfo.InvariantCulture) + " bytes", fields["wal size"]);

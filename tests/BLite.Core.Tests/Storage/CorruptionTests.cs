@@ -27,15 +27,15 @@ public class CorruptionTests
         using var db = new TestDatabase();
         db.Engine.Dispose();
         var bytes = File.ReadAllBytes(db.Path);
-        bytes[8] = 2;
+        bytes[8] = 3;
         File.WriteAllBytes(db.Path, bytes);
 
         var exception = Assert.Throws<BLiteException>(() => StorageEngine.Open(db.Path, db.Options));
 
-        Assert.Contains("format version 2", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("format version 3", exception.Message, StringComparison.Ordinal);
         Assert.Contains(db.Path, exception.Message, StringComparison.Ordinal);
         Assert.Equal(bytes, File.ReadAllBytes(db.Path));
-        bytes[8] = 1;
+        bytes[8] = 2;
         File.WriteAllBytes(db.Path, bytes);
         db.Reopen();
     }

@@ -8,9 +8,11 @@ namespace BLite.Core.Storage.Paging;
 /// <code>
 /// offset  size  field
 ///  0      8     magic "BLiteDB\0"
-///  8      4     format version (1)
+///  8      4     format version (2; in version 1 the page count below was always exact)
 /// 12      4     page size in bytes
-/// 16      4     page count (pages 0..count-1 exist)
+/// 16      4     page count as of the last commit that wrote page 0: at most the true count,
+///               which is the largest of this, the file's length in pages and one past the
+///               highest page id committed in the log (StorageEngine.PageCount.cs)
 /// 20      4     first free-list trunk page (0 = free list empty)
 /// 24      4     free page count (trunk pages included)
 /// 28      4     reserved, 0
@@ -20,7 +22,7 @@ namespace BLite.Core.Storage.Paging;
 /// </summary>
 internal struct DatabaseHeader
 {
-    public const uint FormatVersion = 1;
+    public const uint FormatVersion = 2;
     public const int FixedPrefixSize = 40;
 
     public static ReadOnlySpan<byte> Magic => "BLiteDB\0"u8;
@@ -43,8 +45,6 @@ internal struct DatabaseHeader
         FreePageCount = BinaryPrimitives.ReadUInt32LittleEndian(payload[24..]),
         DatabaseId = BinaryPrimitives.ReadUInt64LittleEndian(payload[32..]),
     };
-
-    public static uint ReadPageCount(ReadOnlySpan<byte> payload) => BinaryPrimitives.ReadUInt32LittleEndian(payload[16..]);
 
     public readonly void Write(Span<byte> payload)
     {

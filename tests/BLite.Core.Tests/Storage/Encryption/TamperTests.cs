@@ -107,8 +107,11 @@ public class TamperTests
     public void A_frame_whose_header_was_edited_fails_authentication()
     {
         using var db = new TestDatabase(EncryptionTestKeys.Options());
+        // Three one-frame commits: the later two prove the first was flushed, so its failure is
+        // damage, not a torn tail.
         EncryptionTestKeys.WriteMarkerPage(db.Engine, 50);
         EncryptionTestKeys.WriteMarkerPage(db.Engine, 51);
+        EncryptionTestKeys.WriteMarkerPage(db.Engine, 52);
         db.Engine.CloseWithoutCheckpoint();
         var log = File.ReadAllBytes(db.WalPath);
 
