@@ -201,6 +201,7 @@ internal sealed class CommitTailProfile : IDisposable
         }
 
         output.WriteLine($"  where the slowest {tail.Length} fall, by tenth of the run: {string.Join(" ", tenths)}");
+        WriteCheckpointFinishes(engine, durability, ticks, output);
         if (_engine is not null)
         {
             output.WriteLine(string.Create(CultureInfo.InvariantCulture,
@@ -217,6 +218,23 @@ internal sealed class CommitTailProfile : IDisposable
                         $"{group.Key * 8} KB: {sorted.Length} ({100.0 * inTail / tail.Length:0.0}%) {Micros(sorted[sorted.Length / 2])} / {Micros(sorted[Math.Min(sorted.Length - 1, (int)(sorted.Length * 0.99))])}");
                 })));
         }
+    }
+
+    /// <summary>
+    /// The commits during which a background checkpoint finished (they may have waited for the
+    /// finish's writer slot), and how long each finish held the slot, by part.
+    /// </summary>
+    public void WriteCheckpointFinishes(string engine, string durability, long[] ticks, TextWriter output)
+    {
+        if (_engine is null)
+        {
+            return;
+        }
+
+        var during = Enumerable.Range(0, ticks.Length).Where(i => _overlaps[i].CheckpointFinished).ToArray();
+        output.WriteLine($"  commits during a checkpoint finish {durability} {engine} ({during.Length}): " + string.Join(", ", during.Select(i => $"#{i} {Micros(ticks[i])}")));
+        output.WriteLine("  checkpoint finishes (writer slot held: log durable / copy + file flush / restart, pages copied): " + string.Join("; ", _engine.FinishTimesSinceOpen.Select(f =>
+            string.Create(CultureInfo.InvariantCulture, $"{f.Log.TotalMilliseconds:0.00} / {f.Copy.TotalMilliseconds:0.00} / {f.Restart.TotalMilliseconds:0.00} ms, {f.Pages}"))));
     }
 
     public void Dispose() => _fsyncListener?.Dispose();

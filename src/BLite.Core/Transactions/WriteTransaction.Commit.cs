@@ -27,7 +27,9 @@ internal sealed partial class WriteTransaction
         var lsn = AppendToLog(out var checkpointDue);
         try
         {
-            if (lsn > 0 && _engine.RunsFullDurability)
+            // A nested commit (the checkpoint's bookkeeping) leaves the flush to its caller, which
+            // makes the log durable before anything depends on it, and may first let the writer slot go.
+            if (lsn > 0 && _engine.RunsFullDurability && !_nested)
             {
                 if (synchronous)
                 {
