@@ -349,6 +349,43 @@ public class BackgroundCheckpointTests
     }
 
     /// <summary>
+    /// The write of the background checkpoint's own transaction (the counters') fails. Nobody
+    /// was told, so the close reports it: at Normal the commits since the last flush may be lost.
+    /// Found by the power-loss suite once its cases kept counters (seed 1001217): the close
+    /// returned as after a clean checkpoint, because the failed append had marked the failure as
+    /// reported to a caller.
+    /// </summary>
+    [Fact]
+    public async Task A_close_reports_a_failed_write_of_the_checkpoints_own_transaction()
+    {
+        var disk = new FaultDatabase();
+        var engine = disk.Open(Options(Durability.Normal));
+        var random = new Random(10);
+        var armed = 0;
+        var persisterRandom = new Random(11);
+        engine.SetCounterPersister(tx =>
+        {
+            disk.Injector.FailWriteAt = disk.Injector.Writes + 1;
+            Volatile.Write(ref armed, 1);
+            CommitLedger.WriteNext(tx, persisterRandom);
+        });
+        Commit(engine, random, initialize: true);
+        var counter = 0L;
+        var last = CommitUntil(engine, random, () => Volatile.Read(ref armed) == 1, counter: () => ++counter);
+        await engine.BackgroundCheckpointTask;
+        Assert.Equal(1, Volatile.Read(ref armed));
+        Assert.NotNull(engine.BackgroundFailure);
+        Assert.Contains("Injected", engine.BackgroundFailure!.ToString(), StringComparison.Ordinal);
+
+        var closing = Assert.Throws<BLiteException>(engine.Dispose);
+        Assert.Contains("background checkpoint had failed", closing.Message, StringComparison.Ordinal);
+        Assert.True(engine.IsClosed);
+        using var reopened = disk.AfterProcessExit().Open(Options(Durability.Normal));
+        using var read = reopened.BeginRead();
+        Assert.Equal(last, CommitLedger.Check(read));
+    }
+
+    /// <summary>
     /// An encrypted file's checkpoint records how many frames of the log it copied from were on
     /// disk (docs/encryption.md, "Binding the log to the file"), and at open refuses that log if it
     /// is shorter. The background copy flushes beside commits: a commit's frame that was sealed but
