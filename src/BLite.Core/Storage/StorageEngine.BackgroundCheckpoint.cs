@@ -139,11 +139,11 @@ internal sealed partial class StorageEngine
             long copiedLsn;
             var copied = CopyWithoutWriterSlot();
             PersistBeforeFinish();
-            // The counters' transaction, and at Normal durability (where nothing else flushes the
-            // log) every frame the commits appended during the copy, would otherwise be flushed
-            // by the finish with the writer slot held and commits queued behind it. Flushed here,
-            // the finish's own flush covers only what arrives in between, which at Full is the
-            // flush a commit already has in flight.
+            // At Normal durability nothing else flushes the log: the counters' transaction and
+            // every frame the commits appended during the copy would otherwise be flushed by the
+            // finish with the writer slot held and commits queued behind it. Flushed here, the
+            // finish's own flush covers only what arrives in between, which at Full is the flush
+            // a commit already has in flight.
             lock (_sync)
             {
                 ThrowIfDisposed();
@@ -207,12 +207,13 @@ internal sealed partial class StorageEngine
     }
 
     /// <summary>
-    /// The counters' transaction and the fold of the records committed during the copy, holding
-    /// the writer slot only for their appends (a nested commit leaves the flush to its caller):
-    /// the flush that follows runs without the slot, so the finish no longer waits under it for a
-    /// flush of its own bookkeeping. A count changed after this is pending on its stats page (a
-    /// crash recounts it) until the next checkpoint persists it, as one changed after the finish
-    /// always was; a clean close's checkpoint persists every count under the slot.
+    /// The counters' transaction and the fold of the records committed during the copy, in a
+    /// hold of the writer slot of their own before the finish's: at Normal it holds the slot only
+    /// for their appends (the flush follows without it); at Full the nested commit's flush is
+    /// under it, but a commit now waits for that flush or for the finish's, not for both in a row.
+    /// A count changed after this is pending on its stats page (a crash recounts it) until the next
+    /// checkpoint persists it, as one changed after the finish always was; a clean close's
+    /// checkpoint persists every count under the slot.
     /// </summary>
     private void PersistBeforeFinish() => WithWriterSlot(static engine =>
     {

@@ -27,9 +27,7 @@ internal sealed partial class WriteTransaction
         var lsn = AppendToLog(out var checkpointDue);
         try
         {
-            // A nested commit (the checkpoint's bookkeeping) leaves the flush to its caller, which
-            // makes the log durable before anything depends on it, and may first let the writer slot go.
-            if (lsn > 0 && _engine.RunsFullDurability && !_nested)
+            if (lsn > 0 && _engine.RunsFullDurability)
             {
                 if (synchronous)
                 {

@@ -25,8 +25,7 @@ internal sealed partial class WriteTransaction : IPageWriter, IDisposable
 
     /// <param name="nested">
     /// Run by a holder of the writer slot (the checkpoint persisting counters): the transaction
-    /// never releases the slot, its commit never starts a checkpoint, and it does not wait for
-    /// the log's flush (the caller does, with or without the slot).
+    /// never releases the slot, and its commit never starts a checkpoint.
     /// </param>
     /// <param name="lent">
     /// Lent by <see cref="StorageEngine.BeginLentWrite"/>: the caller ends it with
