@@ -346,9 +346,9 @@ internal sealed partial class StorageEngine
     private const int MaxFinishTimes = 1024;
 
     /// <summary>
-    /// One finish under the writer slot: making the log durable (with the counters' and the fold's
-    /// transactions), copying the pages committed since the last pass with the file's flush, and
-    /// the log restart; <paramref name="Pages"/> is how many pages that copy wrote.
+    /// One finish under the writer slot: making the log durable (with a fold's transaction, if
+    /// records arrived since the counters'), copying the pages committed since the last pass with
+    /// the file's flush, and the log restart; <paramref name="Pages"/> is how many pages that copy wrote.
     /// </summary>
     internal readonly record struct FinishTimes(TimeSpan Log, TimeSpan Copy, TimeSpan Restart, int Pages);
 
