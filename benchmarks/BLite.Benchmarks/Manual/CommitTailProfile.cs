@@ -206,6 +206,7 @@ internal sealed class CommitTailProfile : IDisposable
         var step = Math.Max(1, head / 10);
         output.WriteLine($"  commits above 3× p50 in the first {head:N0}, per {step:N0}: " + string.Join(" ", Enumerable.Range(0, (head + step - 1) / step)
             .Select(block => Enumerable.Range(block * step, Math.Min(step, head - (block * step))).Count(i => ticks[i] > slow))));
+        WriteCheckpointFinishes(engine, durability, ticks, output);
         if (_engine is not null)
         {
             output.WriteLine(string.Create(CultureInfo.InvariantCulture,
@@ -278,6 +279,23 @@ internal sealed class CommitTailProfile : IDisposable
         .GroupBy(i => CauseOf(i, ticks[i]))
         .OrderByDescending(group => group.Count())
         .Select(group => $"{CauseNames[(int)group.Key]} {group.Count()}"));
+
+    /// <summary>
+    /// The commits during which a background checkpoint finished (they may have waited for the
+    /// finish's writer slot), and how long each finish held the slot, by part.
+    /// </summary>
+    public void WriteCheckpointFinishes(string engine, string durability, long[] ticks, TextWriter output)
+    {
+        if (_engine is null)
+        {
+            return;
+        }
+
+        var during = Enumerable.Range(0, ticks.Length).Where(i => _overlaps[i].CheckpointFinished).ToArray();
+        output.WriteLine($"  commits during a checkpoint finish {durability} {engine} ({during.Length}): " + string.Join(", ", during.Select(i => $"#{i} {Micros(ticks[i])}")));
+        output.WriteLine("  checkpoint finishes (writer slot held: log durable / copy + file flush / restart, pages copied): " + string.Join("; ", _engine.FinishTimesSinceOpen.Select(f =>
+            string.Create(CultureInfo.InvariantCulture, $"{f.Log.TotalMilliseconds:0.00} / {f.Copy.TotalMilliseconds:0.00} / {f.Restart.TotalMilliseconds:0.00} ms, {f.Pages}"))));
+    }
 
     public void Dispose() => _fsyncListener?.Dispose();
 

@@ -34,6 +34,7 @@ internal sealed partial class StorageEngine
     // one): the close then need not report a background failure, which may only be that
     // failure's consequence met later by the checkpoint.
     private int _failureReported;
+    private readonly List<FinishTimes> _finishTimes = [];
 
     /// <summary>The failure the background checkpoint met, if any (whether or not the close will repeat it).</summary>
     internal Exception? BackgroundFailure => Volatile.Read(ref _backgroundFailure);
@@ -49,6 +50,18 @@ internal sealed partial class StorageEngine
 
     /// <summary>Where the log's next frame goes (the benchmark's tail profile reads how much each commit appended).</summary>
     internal long WalEnd => Volatile.Read(ref _walEndForBackPressure);
+
+    /// <summary>How long each background checkpoint's finish held the writer slot, by part, oldest first (the benchmark's tail profile reads them).</summary>
+    internal FinishTimes[] FinishTimesSinceOpen
+    {
+        get
+        {
+            lock (_sync)
+            {
+                return [.. _finishTimes];
+            }
+        }
+    }
 
     /// <summary>The running background checkpoint, if any (tests wait on it).</summary>
     internal Task BackgroundCheckpointTask
@@ -125,10 +138,12 @@ internal sealed partial class StorageEngine
             FoldBeforeCopy();
             long copiedLsn;
             var copied = CopyWithoutWriterSlot();
-            // At Normal durability nothing else flushes the log: every frame the commits appended
-            // during the copy would otherwise be written back by the finish's flush, with the
-            // writer slot held and commits queued behind it. Flushed here, the finish's own
-            // flush covers only what arrives in between.
+            PersistBeforeFinish();
+            // At Normal durability nothing else flushes the log: the counters' transaction and
+            // every frame the commits appended during the copy would otherwise be flushed by the
+            // finish with the writer slot held and commits queued behind it. Flushed here, the
+            // finish's own flush covers only what arrives in between, which at Full is the flush
+            // a commit already has in flight.
             lock (_sync)
             {
                 ThrowIfDisposed();
@@ -188,12 +203,32 @@ internal sealed partial class StorageEngine
             }
         }
 
+        WithWriterSlot(static engine => engine.FoldLogRecordsBeforeCheckpoint());
+    }
+
+    /// <summary>
+    /// The counters' transaction and the fold of the records committed during the copy, in a
+    /// hold of the writer slot of their own before the finish's: at Normal it holds the slot only
+    /// for their appends (the flush follows without it); at Full the nested commit's flush is
+    /// under it, but a commit now waits for that flush or for the finish's, not for both in a row.
+    /// A count changed after this is pending on its stats page (a crash recounts it) until the next
+    /// checkpoint persists it, as one changed after the finish always was; a clean close's
+    /// checkpoint persists every count under the slot.
+    /// </summary>
+    private void PersistBeforeFinish() => WithWriterSlot(static engine =>
+    {
+        engine.PersistCountersBeforeCheckpoint();
+        engine.FoldLogRecordsBeforeCheckpoint();
+    });
+
+    private void WithWriterSlot(Action<StorageEngine> bookkeeping)
+    {
         _writerSlot.Wait();
         try
         {
             if (!IsClosed && WriteFailure is null)
             {
-                FoldLogRecordsBeforeCheckpoint();
+                bookkeeping(this);
             }
         }
         finally
@@ -250,14 +285,18 @@ internal sealed partial class StorageEngine
     }
 
     /// <summary>
-    /// The rest, holding the writer slot: the counters' transaction, the pages committed since
-    /// <paramref name="copied"/>, and step 4. Readers that started during the copy are pinned here.
+    /// The rest, holding the writer slot: the fold of records committed since
+    /// <see cref="PersistBeforeFinish"/> (the restart would discard their only copy), the pages
+    /// committed since <paramref name="copied"/>, and step 4. Readers that started during the
+    /// copy are pinned here. Counters are not persisted again: that would put a transaction and
+    /// its flush under the slot, and a count's pending flag keeps it exact without.
     /// </summary>
     private void FinishUnderWriterSlot(long copied, long started)
     {
-        PersistCountersBeforeCheckpoint();
+        var slotTaken = Stopwatch.GetTimestamp();
         var folded = FoldLogRecordsBeforeCheckpoint();
         WaitDurable(_writtenLsn);
+        var logDurable = Stopwatch.GetTimestamp();
         if (!folded || _wal.FrameCount == 0)
         {
             return;
@@ -283,13 +322,35 @@ internal sealed partial class StorageEngine
                 CopyVersionsToFile(remaining, long.MaxValue);
             }
 
+            var fileDurable = Stopwatch.GetTimestamp();
             RestartLogAfterCopy(all, started);
+            var restarted = Stopwatch.GetTimestamp();
+            lock (_sync)
+            {
+                if (_finishTimes.Count < MaxFinishTimes)
+                {
+                    _finishTimes.Add(new FinishTimes(
+                        Stopwatch.GetElapsedTime(slotTaken, logDurable),
+                        Stopwatch.GetElapsedTime(logDurable, fileDurable),
+                        Stopwatch.GetElapsedTime(fileDurable, restarted),
+                        remaining.Length));
+                }
+            }
         }
         catch (Exception exception) when (exception is IOException or BLiteException)
         {
             throw CheckpointFailed(exception);
         }
     }
+
+    private const int MaxFinishTimes = 1024;
+
+    /// <summary>
+    /// One finish under the writer slot: making the log durable (with a fold's transaction, if
+    /// records arrived since the counters'), copying the pages committed since the last pass with
+    /// the file's flush, and the log restart; <paramref name="Pages"/> is how many pages that copy wrote.
+    /// </summary>
+    internal readonly record struct FinishTimes(TimeSpan Log, TimeSpan Copy, TimeSpan Restart, int Pages);
 
     /// <summary>Pages of the log whose newest version is newer than <paramref name="snapshot"/>. Call under _sync.</summary>
     private uint[] PagesChangedSince(long snapshot)

@@ -64,7 +64,13 @@ internal sealed partial class StorageEngine
             catch (IOException exception)
             {
                 Fail(exception);
-                Volatile.Write(ref _failureReported, 1);
+                if (!bookkeeping)
+                {
+                    // Its caller is told. The checkpoint's own transactions tell nobody: the close
+                    // must still report the failure, or at Normal it would pass over lost commits.
+                    Volatile.Write(ref _failureReported, 1);
+                }
+
                 throw new BLiteException($"Commit to database '{Path}' failed: the write-ahead log could not be written ({exception.Message}). The database refuses writes until it is reopened.", exception);
             }
 
