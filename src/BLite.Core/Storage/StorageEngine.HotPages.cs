@@ -5,35 +5,37 @@ using BLite.Core.Storage.Paging;
 namespace BLite.Core.Storage;
 
 /// <summary>
-/// A small lock-free memo of cached page images for point reads: a lookup by id reads the
-/// catalog anchor, the primary root and a leaf, and taking the engine lock for each of them was
-/// most of its cost.
+/// A lock-free memo of cached page versions for point reads: a lookup by id reads the catalog
+/// anchor, the primary root, a branch or two and a leaf, and taking the engine lock for each of
+/// them was most of its cost.
 /// </summary>
 /// <remarks>
-/// An entry is keyed on the exact snapshot that found it, and only a reader that registered that
-/// snapshot consults it, so it returns the very image the locked lookup would: the version a
-/// registered snapshot sees is never dropped, and cached images are never mutated (an evicted image
-/// is only forgotten; only a dropped version's array is reused). Entries come only from cache hits,
-/// whose checksums were verified when they entered the cache. Each commit makes every entry stale,
-/// and a slot is only ever taken by a newer snapshot, so a working set larger than the memo
-/// does not allocate an entry per read.
+/// A slot holds the version its page id last found under the lock, and serves every snapshot in
+/// that version's range (<see cref="PageVersion.Seq"/> up to <see cref="PageVersion.ReplacedAt"/>):
+/// exactly the snapshots the locked lookup would hand that version to. Only a reader that
+/// registered its snapshot consults the memo, and the version a registered snapshot sees is never
+/// dropped, so its image is the one the lookup would return; cached images are never mutated (an
+/// evicted image is only forgotten, and then the slot reads as a miss; only a dropped version's
+/// array is reused). Entries come only from cache hits, whose checksums were verified when they
+/// entered the cache. A commit leaves the slots of the pages it did not change valid, and a slot
+/// keeps no image alive: an evicted or dropped version has none, so the memo can have a slot for
+/// every page the cache holds without holding more memory than its array.
 /// </remarks>
 internal sealed partial class StorageEngine
 {
     private const int MinHotPageSlots = 64;
-    private const int MaxHotPageSlots = 4096;
+    private const int MaxHotPageSlots = 1 << 16;
 
-    // An eighth of the cache budget's pages (a power of two, 64 to 4096): enough that the pages
-    // a point read walks in a database of some thousands of documents all find a slot, while the
-    // images a slot keeps alive after the cache evicted them stay a small share of the budget.
-    private readonly HotPage?[] _hotPages;
+    // As many slots as the cache budget has pages (a power of two, 64 to 65,536), indexed by page
+    // id: page ids are dense, so the pages of a database the cache holds each get their own slot.
+    private readonly PageVersion?[] _hotPages;
     private readonly SplitCounter _hotPageHits = new();
 
     /// <summary>The memo's slot count for a cache of <paramref name="budgetBytes"/>.</summary>
     internal static int HotPageSlotsFor(long budgetBytes, int pageSize)
     {
-        var share = budgetBytes / pageSize / 8;
-        return share <= MinHotPageSlots ? MinHotPageSlots : (int)Math.Min(MaxHotPageSlots, 1L << BitOperations.Log2((ulong)share));
+        var pages = budgetBytes / pageSize;
+        return pages <= MinHotPageSlots ? MinHotPageSlots : (int)Math.Min(MaxHotPageSlots, BitOperations.RoundUpToPowerOf2((ulong)pages));
     }
 
     /// <summary>Page reads served by the memo without the engine lock (included in <see cref="CacheHits"/>).</summary>
@@ -52,16 +54,17 @@ internal sealed partial class StorageEngine
     /// </summary>
     internal bool TryGetHotPage(uint pageId, long snapshot, out byte[] image)
     {
-        var hot = Volatile.Read(ref _hotPages[pageId & (_hotPages.Length - 1)]);
-        if (hot is not null && hot.PageId == pageId && hot.Snapshot == snapshot && !Volatile.Read(ref _disposed))
+        var version = Volatile.Read(ref _hotPages[pageId & (_hotPages.Length - 1)]);
+        if (version is not null && version.PageId == pageId && version.Seq <= snapshot && snapshot < version.ReplacedAt
+            && version.Image is { } cached && !Volatile.Read(ref _disposed))
         {
             // The clock hand of the page cache must still see the page as used.
-            if (!hot.Version.Referenced)
+            if (!version.Referenced)
             {
-                hot.Version.Referenced = true;
+                version.Referenced = true;
             }
 
-            image = hot.Image;
+            image = cached;
             return true;
         }
 
@@ -70,24 +73,18 @@ internal sealed partial class StorageEngine
     }
 
     /// <summary>
-    /// Under the engine lock, after a cache hit: remembers the image unless its slot already serves
-    /// this snapshot or a newer one (the memo follows the newest snapshot; an old reader does not
-    /// take slots back from the current ones).
+    /// Under the engine lock, after a cache hit: remembers the version unless its slot holds
+    /// another page's version that the newest snapshot still reads (an old reader does not take
+    /// slots from the current ones; two current pages on one slot take it in turn).
     /// </summary>
-    private void RememberHotPage(PageVersion version, long snapshot, byte[] image)
+    private void RememberHotPage(PageVersion version)
     {
         ref var slot = ref _hotPages[version.PageId & (_hotPages.Length - 1)];
-        if (slot is null || slot.Snapshot < snapshot)
+        var held = slot;
+        if (!ReferenceEquals(held, version)
+            && (held is null || held.ReplacedAt != long.MaxValue || held.Image is null || version.ReplacedAt == long.MaxValue))
         {
-            Volatile.Write(ref slot, new HotPage(version.PageId, snapshot, image, version));
+            Volatile.Write(ref slot, version);
         }
-    }
-
-    private sealed class HotPage(uint pageId, long snapshot, byte[] image, PageVersion version)
-    {
-        public readonly uint PageId = pageId;
-        public readonly long Snapshot = snapshot;
-        public readonly byte[] Image = image;
-        public readonly PageVersion Version = version;
     }
 }

@@ -119,9 +119,9 @@ internal sealed partial class StorageEngine
     /// sees it. Cached images are returned as they are: they are never mutated.
     /// </summary>
     /// <param name="remember">
-    /// False for a writer's reads: its snapshot moves with every commit, so memoizing its pages
-    /// (see <see cref="RememberHotPage"/>) would allocate a memo entry per page per commit that
-    /// the next commit makes stale.
+    /// False for a writer's reads: the pages a writer reads are mostly the ones it is about to
+    /// replace, and memoizing them (see <see cref="RememberHotPage"/>) would take slots from the
+    /// readers' pages for versions its own commit makes stale.
     /// </param>
     internal byte[] GetImage(uint pageId, long snapshot, bool remember = true)
     {
@@ -163,7 +163,7 @@ internal sealed partial class StorageEngine
                     _cacheHits++;
                     if (remember)
                     {
-                        RememberHotPage(version, snapshot, cached);
+                        RememberHotPage(version);
                     }
 
                     return cached;

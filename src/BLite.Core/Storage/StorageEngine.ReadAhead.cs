@@ -45,7 +45,7 @@ internal sealed partial class StorageEngine
                     // Most pages of a scan within the cache's budget: one lock, as for any read.
                     _pages.Touch(version);
                     _cacheHits++;
-                    RememberHotPage(version, snapshot, cached);
+                    RememberHotPage(version);
                     return cached;
                 }
 

@@ -70,7 +70,7 @@ internal sealed partial class StorageEngine : IDisposable
         // In memory the version chains are the database: no image may be evicted, there being no
         // device to read it back from.
         _pages = new PageTable(pageSize, _publishesInMemory ? long.MaxValue : options.CacheBudgetBytes, options.ReadOnly ? 0 : MaxLogBytes);
-        _hotPages = new HotPage?[HotPageSlotsFor(options.CacheBudgetBytes, pageSize)];
+        _hotPages = new PageVersion?[HotPageSlotsFor(options.CacheBudgetBytes, pageSize)];
         // The log is kept zero-filled ahead of the appends up to the size at which commits wait for
         // the checkpoint, so no commit grows the file (docs/storage.md, "WAL file reuse and preallocation").
         _wal = new WriteAheadLog(wal, pageSize, databaseId, options.ReadOnly || options.Durability == Durability.InMemory ? 0 : MaxLogBytes, options.FillsLogAheadOnCommitPath);

@@ -86,6 +86,7 @@ internal sealed class PageTable
     {
         var version = new PageVersion(pageId, seq, walOffset, null);
         version.Older = _heads.GetValueOrDefault(pageId);
+        version.Older?.ReplaceAt(seq);
         _heads[pageId] = version;
         if (image is not null)
         {
@@ -155,6 +156,7 @@ internal sealed class PageTable
             tail = tail.Older;
         }
 
+        version.ReplaceAt(tail.Seq);
         tail.Older = version;
         Pin(version, image);
         return version;

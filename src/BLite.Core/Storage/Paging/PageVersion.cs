@@ -26,6 +26,22 @@ internal sealed class PageVersion
     /// <summary>The commit that produced the image; 0 for content older than anything this engine committed.</summary>
     public long Seq { get; }
 
+    /// <summary>
+    /// The <see cref="Seq"/> of the version that replaced this one, <see cref="long.MaxValue"/>
+    /// while none has: the snapshots from <see cref="Seq"/> up to, not including, this value see
+    /// this version. It only ever goes down from <see cref="long.MaxValue"/> to a commit later than
+    /// every snapshot already published, so a reader that finds its snapshot inside the range
+    /// without the engine lock may trust it (see <see cref="StorageEngine.TryGetHotPage"/>). A
+    /// version unlinked from the middle of its chain keeps its successor's old value: the range
+    /// stays too narrow, never too wide.
+    /// </summary>
+    public long ReplacedAt => Volatile.Read(ref _replacedAt);
+
+    private long _replacedAt = long.MaxValue;
+
+    /// <summary>Records the commit whose version now stands above this one (under the engine lock).</summary>
+    public void ReplaceAt(long seq) => Volatile.Write(ref _replacedAt, seq);
+
     /// <summary>Where the image can be re-read: the image's offset in the current WAL generation, or <see cref="InMainFile"/>.</summary>
     public long WalOffset { get; set; }
 
