@@ -18,9 +18,8 @@ public ref partial struct BsonSpanReader
     /// <paramref name="fieldIds"/>[k], or -1 when the document has no such field; a stored null is
     /// located like any other value, with type <see cref="BsonType.Null"/>. The walk reads only
     /// element headers and length prefixes, checks what keeps it inside the document (type codes,
-    /// lengths, and the terminator when the walk reaches it), and stops once every id is found, so
-    /// the fields after the last one asked for, and the terminator, are never visited; a reader
-    /// then reads each value, validating it. Malformed
+    /// lengths, the terminator), and stops once every id is found, so the fields after the last
+    /// one asked for are never visited; a reader then reads each value, validating it. Malformed
     /// input throws <see cref="BsonFormatException"/> with its offset. Returns how many of the ids
     /// were found.
     /// </summary>
@@ -37,10 +36,11 @@ public ref partial struct BsonSpanReader
             throw new ArgumentException("There must be an offset and a type slot for every field id.", nameof(offsets));
         }
 
-        // The terminator is checked only by a walk that reaches it (EndOfWalk): like the fields
-        // after the last one asked for, the document's last byte usually lies lines away from
-        // the fields a projection reads, and loading it cost a cache miss per lookup.
         var end = LocatedLength(document, 0, document.Length, minimum: 5);
+        if (document[end - 1] != 0)
+        {
+            throw new BsonFormatException("Document does not end with 0x00", end - 1);
+        }
 
         // Bit (id mod 64) set for every wanted id: most fields fail it with one shift and test,
         // and only the rest are compared with the ids one by one.
@@ -124,11 +124,6 @@ public ref partial struct BsonSpanReader
     /// <summary>Where fewer bytes than a header remain: the document's terminator, or else the reason the bytes are malformed.</summary>
     private static void EndOfWalk(ReadOnlySpan<byte> document, int position, int end)
     {
-        if (document[end - 1] != 0)
-        {
-            throw new BsonFormatException("Document does not end with 0x00", end - 1);
-        }
-
         if (position >= end)
         {
             throw new BsonFormatException("Document has no 0x00 terminator within its declared length", end);

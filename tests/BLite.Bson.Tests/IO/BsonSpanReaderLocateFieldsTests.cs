@@ -155,20 +155,6 @@ public class BsonSpanReaderLocateFieldsTests
         Assert.Equal(11, error.Offset);
     }
 
-    [Fact]
-    public void A_walk_that_finds_every_field_before_the_end_never_reads_the_terminator()
-    {
-        // { 1: int32 } whose last byte, where the terminator belongs, is not zero: a walk that
-        // stops at field 1 never looks there (a point read would pay a cache miss for it), one
-        // that goes on to the end refuses the document.
-        byte[] document = [12, 0, 0, 0, (byte)BsonType.Int32, 1, 0, 7, 0, 0, 0, 0x55];
-
-        Assert.Equal(7, Locate(document, 1).Offsets[0]);
-        var error = Assert.Throws<BsonFormatException>(() => Locate(document, 1, 2));
-        Assert.Contains("does not end with 0x00", error.Message);
-        Assert.Equal(11, error.Offset);
-    }
-
     [Theory]
     [InlineData(new byte[] { 5, 0, 0 }, 0)] // truncated length prefix
     [InlineData(new byte[] { 9, 0, 0, 0, 0 }, 0)] // length past the input
