@@ -296,55 +296,24 @@ public class PageCountRecoveryTests
             tx.Commit();
         }
 
-        var checkpointsBefore = db.Engine.GetStatistics().Checkpoints;
-        using var stop = new CancellationTokenSource();
-        var firstCommit = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var writer = Task.Run(() =>
-        {
-            // Commit v adds page tip + v and stamps v there and in the tip: a snapshot whose tip
-            // holds v has exactly tip + v + 1 pages.
-            for (long value = 1; value <= MaxCommits && !stop.IsCancellationRequested; value++)
+        // Commit v adds page tip + v and stamps v there and in the tip: a snapshot whose tip
+        // holds v has exactly tip + v + 1 pages.
+        await ReadOnlyViewRace.RunAsync(
+            db,
+            new StorageOptions { PageSize = PageSize, ReadOnly = true },
+            (tx, value) =>
             {
-                using var tx = db.Engine.BeginWrite();
                 PageData.Stamp(tx, tx.AllocatePage(), value);
                 PageData.Stamp(tx, tip, value);
-                tx.Commit();
-                firstCommit.TrySetResult();
-            }
-        });
-
-        var whole = 0;
-        var toldToReopen = 0;
-        var views = 0;
-        try
-        {
-            await firstCommit.Task;
-            for (; views < 300 || (views < 100_000 && !writer.IsCompleted && db.Engine.GetStatistics().Checkpoints <= checkpointsBefore + 3); views++)
+            },
+            read =>
             {
-                try
-                {
-                    using var engine = StorageEngine.Open(db.Path, new StorageOptions { PageSize = PageSize, ReadOnly = true });
-                    using var read = engine.BeginRead();
-                    var value = PageData.Read(read, tip);
-                    Assert.Equal(tip + value + 1, read.PageCount);
-                    Assert.Equal(value, PageData.Read(read, read.PageCount - 1));
-                    whole++;
-                }
-                catch (BLiteException exception) when (exception.Message.Contains("changed by a writer", StringComparison.Ordinal))
-                {
-                    toldToReopen++;
-                }
-            }
-        }
-        finally
-        {
-            stop.Cancel();
-            await writer;
-        }
-
-        Assert.Equal(views, whole + toldToReopen);
-        Assert.True(whole > 0, "no view read a snapshot");
-        Assert.True(db.Engine.GetStatistics().Checkpoints > checkpointsBefore + 3, "the writer did not checkpoint under the views");
+                var value = PageData.Read(read, tip);
+                Assert.Equal(tip + value + 1, read.PageCount);
+                Assert.Equal(value, PageData.Read(read, read.PageCount - 1));
+            },
+            maxViews: 100_000,
+            maxCommits: MaxCommits);
     }
 
     private static uint AllocateAndStamp(StorageEngine engine, long value)
