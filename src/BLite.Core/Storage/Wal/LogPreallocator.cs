@@ -13,14 +13,8 @@ namespace BLite.Core.Storage.Wal;
 /// </summary>
 internal sealed class LogPreallocator
 {
-    /// <summary>
-    /// One write of zeros: what an append that catches up with the filler waits for at most, and
-    /// what a commit's log write beside it waits for: both writes take the file's inode lock, and
-    /// a write that extends the file holds it for about 0.5 µs per KiB (page-cache allocation).
-    /// At 64 KiB nine in ten commits that met a piece took over three times the median commit;
-    /// at 16 KiB one in ten (BENCHMARKS.md, "Commit tails beside the log's filler").
-    /// </summary>
-    internal const int PieceBytes = 16 * 1024;
+    /// <summary>One write of zeros: what an append that catches up with the filler waits for at most.</summary>
+    internal const int PieceBytes = 64 * 1024;
 
     private static readonly ReadOnlyMemory<byte>[] Piece = [new byte[PieceBytes]];
 
