@@ -34,6 +34,7 @@ internal static class CommitLatency
 
     public static void Run(int inserts, TextWriter output, bool profileTails = false)
     {
+        BLite.Core.Diagnostics.CommitPhaseClock.Enabled = profileTails;
         var allOrders = new OrderGenerator(seed: 1515).Generate(inserts);
         var warmUp = new OrderGenerator(seed: 1516).Generate(WarmUpInserts);
         var directory = Path.Combine(Path.GetTempPath(), $"blite-latency-{Environment.ProcessId}");
@@ -110,6 +111,7 @@ internal static class CommitLatency
                         if (profileTails)
                         {
                             probes[store.Engine].WriteSlowest(store.Engine, durability.Label(), latencies[store.Engine], slowest);
+                            probes[store.Engine].WritePhases(durability.Label(), latencies[store.Engine], slowest);
                         }
 
                         output.WriteLine($"  commit-latency {durability.Label(),-8} {store.Engine,-7} done");

@@ -43,6 +43,11 @@ internal sealed class CommitTailProfile : IDisposable
     private readonly MeterListener? _fsyncListener;
     private long _longestFsyncTicks;
     private Mark _before;
+    private long _beganTs;
+    private readonly long[]? _phases;
+    private readonly bool[]? _fillerBeside;
+    private const int PhaseCount = 10;
+    private static readonly string[] PhaseNames = ["document+tree", "seal", "frames+crc", "filler wait", "log write", "lock wait", "locked", "after", "before slot", "slot wait"];
 
     public CommitTailProfile(StorageEngine? engine, int count)
     {
@@ -50,6 +55,8 @@ internal sealed class CommitTailProfile : IDisposable
         _overlaps = new Overlap[count];
         if (_engine is not null)
         {
+            _phases = new long[count * PhaseCount];
+            _fillerBeside = new bool[count];
             _fsyncListener = new MeterListener
             {
                 InstrumentPublished = (instrument, listener) =>
@@ -98,10 +105,38 @@ internal sealed class CommitTailProfile : IDisposable
     {
         Interlocked.Exchange(ref _longestFsyncTicks, 0);
         _before = Capture(0) with { CpuNs = ThreadCpuClock.NowNs() };
+        _filledBefore = _engine?.WalZeroFilledBytes ?? 0;
+        _beganTs = Stopwatch.GetTimestamp();
     }
+
+    private long _filledBefore;
+    private readonly List<(int Index, string Pages)> _oddCommits = [];
 
     public void After(int index)
     {
+        if (_phases is not null && BLite.Core.Diagnostics.CommitPhaseClock.Enabled)
+        {
+            var endTs = Stopwatch.GetTimestamp();
+            var p = _phases.AsSpan(index * PhaseCount, PhaseCount);
+            p[0] = BLite.Core.Diagnostics.CommitPhaseClock.AppendStart - _beganTs;
+            p[1] = BLite.Core.Diagnostics.CommitPhaseClock.Sealed - BLite.Core.Diagnostics.CommitPhaseClock.AppendStart;
+            p[2] = BLite.Core.Diagnostics.CommitPhaseClock.FramesBuilt - BLite.Core.Diagnostics.CommitPhaseClock.Sealed;
+            p[3] = BLite.Core.Diagnostics.CommitPhaseClock.FillerDone - BLite.Core.Diagnostics.CommitPhaseClock.FramesBuilt;
+            p[4] = BLite.Core.Diagnostics.CommitPhaseClock.Written - BLite.Core.Diagnostics.CommitPhaseClock.FillerDone;
+            p[5] = BLite.Core.Diagnostics.CommitPhaseClock.LockEntered - BLite.Core.Diagnostics.CommitPhaseClock.LockWanted;
+            p[6] = BLite.Core.Diagnostics.CommitPhaseClock.LockLeft - BLite.Core.Diagnostics.CommitPhaseClock.LockEntered;
+            p[7] = endTs - BLite.Core.Diagnostics.CommitPhaseClock.LockLeft;
+            p[8] = BLite.Core.Diagnostics.CommitPhaseClock.SlotWanted - _beganTs;
+            p[9] = BLite.Core.Diagnostics.CommitPhaseClock.SlotTaken - BLite.Core.Diagnostics.CommitPhaseClock.SlotWanted;
+            _fillerBeside![index] = BLite.Core.Diagnostics.CommitPhaseClock.PieceInFlightAtWrite || BLite.Core.Diagnostics.CommitPhaseClock.PiecesAfterWrite != BLite.Core.Diagnostics.CommitPhaseClock.PiecesBeforeWrite
+                || _engine!.WalZeroFilledBytes != _filledBefore;
+            var pc = BLite.Core.Diagnostics.CommitPhaseClock.PageCount;
+            if (pc != 1 && pc != 3 && _oddCommits.Count < 400)
+            {
+                _oddCommits.Add((index, string.Join(",", BLite.Core.Diagnostics.CommitPhaseClock.PageIds.Take(Math.Min(pc, 8)))));
+            }
+        }
+
         var cpuNs = ThreadCpuClock.NowNs();
         var after = Capture(cpuNs);
         _overlaps[index] = new Overlap(
@@ -295,6 +330,81 @@ internal sealed class CommitTailProfile : IDisposable
         output.WriteLine($"  commits during a checkpoint finish {durability} {engine} ({during.Length}): " + string.Join(", ", during.Select(i => $"#{i} {Micros(ticks[i])}")));
         output.WriteLine("  checkpoint finishes (writer slot held: log durable / copy + file flush / restart, pages copied): " + string.Join("; ", _engine.FinishTimesSinceOpen.Select(f =>
             string.Create(CultureInfo.InvariantCulture, $"{f.Log.TotalMilliseconds:0.00} / {f.Copy.TotalMilliseconds:0.00} / {f.Restart.TotalMilliseconds:0.00} ms, {f.Pages}"))));
+    }
+
+    /// <summary>
+    /// BLite's commits by phase (<see cref="BLite.Core.Diagnostics.CommitPhaseClock"/>): each phase's
+    /// median; for the commits above 3× p50, in the first 2,000 and after, the phase that exceeds its
+    /// own median the most; each frame count's mean per phase; the commits that are neither one nor
+    /// three frames, with the pages they wrote; and the commits whose log write met the filler.
+    /// </summary>
+    public void WritePhases(string durability, long[] ticks, TextWriter output)
+    {
+        if (_phases is null || !BLite.Core.Diagnostics.CommitPhaseClock.Enabled)
+        {
+            return;
+        }
+
+        var n = ticks.Length;
+        var slow = SlowThreshold(ticks);
+        var medians = new long[PhaseCount];
+        for (var k = 0; k < PhaseCount; k++)
+        {
+            medians[k] = At(Enumerable.Range(0, n).Select(i => _phases[(i * PhaseCount) + k]).Order().ToArray(), 0.5);
+        }
+
+        output.WriteLine($"filler: {_engine!.WalZeroFilledBytes / 1024} KiB zero-filled, {_engine.WalGrowingAppends} growing appends, {_engine.WalFillerWork.Pieces} pieces, mean piece write {Micros(_engine.WalFillerWork.Ticks / Math.Max(1, _engine.WalFillerWork.Pieces))}");
+        output.WriteLine($"phases {durability}: medians " + string.Join(", ", Enumerable.Range(0, PhaseCount).Select(k => $"{PhaseNames[k]} {Micros(medians[k])}")));
+        foreach (var (label, from, to) in new[] { ("first 2000", 0, Math.Min(n, 2000)), ("rest", Math.Min(n, 2000), n) })
+        {
+            var slowOnes = Enumerable.Range(from, to - from).Where(i => ticks[i] > slow).ToArray();
+            var dominant = new int[PhaseCount];
+            var sums = new double[PhaseCount];
+            foreach (var i in slowOnes)
+            {
+                var best = 0;
+                var bestExcess = long.MinValue;
+                for (var k = 0; k < PhaseCount; k++)
+                {
+                    var v = _phases[(i * PhaseCount) + k];
+                    sums[k] += v;
+                    if (v - medians[k] > bestExcess)
+                    {
+                        bestExcess = v - medians[k];
+                        best = k;
+                    }
+                }
+
+                dominant[best]++;
+            }
+
+            output.WriteLine($"  slow in {label} ({slowOnes.Length}): dominant phase " + string.Join(", ", Enumerable.Range(0, PhaseCount).Where(k => dominant[k] > 0).Select(k => $"{PhaseNames[k]} {dominant[k]}")));
+            if (slowOnes.Length > 0)
+            {
+                output.WriteLine($"    mean per phase: " + string.Join(", ", Enumerable.Range(0, PhaseCount).Select(k => $"{PhaseNames[k]} {Micros((long)(sums[k] / slowOnes.Length))}")));
+            }
+        }
+
+        var frameSize = BLite.Core.Storage.Wal.WalFormat.FrameSize(_engine.PageSize);
+        foreach (var group in Enumerable.Range(0, n).GroupBy(i => (_overlaps[i].LogBytes + frameSize - 1) / frameSize).OrderBy(g => g.Key))
+        {
+            var members = group.ToArray();
+            output.WriteLine($"  {group.Key} frames ({members.Length}): mean per phase " + string.Join(", ", Enumerable.Range(0, PhaseCount).Select(k => $"{PhaseNames[k]} {Micros((long)members.Average(i => (double)_phases[(i * PhaseCount) + k]))}"))
+                + $"; cpu mean {members.Average(i => _overlaps[i].CpuNs) / 1000.0:0.0} us");
+        }
+
+        output.WriteLine("  commits of other than 1 or 3 frames (pages written): " + string.Join("; ", _oddCommits.Take(30).Select(c => $"#{c.Index} {Micros(ticks[c.Index])} [{c.Pages}]")));
+        for (var k = 0; k < PhaseCount; k++)
+        {
+            var over = Enumerable.Range(0, n).Where(i => _phases[(i * PhaseCount) + k] > slow / 3).ToArray();
+            if (k == 4)
+            {
+                var beside = Enumerable.Range(0, n).Where(i => _fillerBeside![i]).ToArray();
+                output.WriteLine($"  log writes beside a filler piece: {beside.Length} commits, {beside.Count(i => i < 2000)} in the first 2000; their log write p50 {(beside.Length == 0 ? "-" : Micros(At(beside.Select(i => _phases[(i * PhaseCount) + 4]).Order().ToArray(), 0.5)))}, {beside.Count(i => ticks[i] > slow)} slow; slow commits with a slow write (> p50) and no filler: {over.Count(i => !_fillerBeside![i] && ticks[i] > slow)}");
+            }
+
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  {PhaseNames[k]} above p50 of commit ({Micros(slow / 3)}): {over.Length} commits, {over.Count(i => i < 2000)} in the first 2000, {over.Count(i => ticks[i] > slow)} of them slow"));
+        }
     }
 
     public void Dispose() => _fsyncListener?.Dispose();

@@ -91,7 +91,13 @@ internal sealed partial class BTree
     }
 
     /// <summary>Puts a raw cell at slot <paramref name="index"/> of the node at <paramref name="level"/>, splitting upwards as needed.</summary>
-    private void InsertCell(IPageWriter pages, Span<uint> pathPages, Span<int> pathChildIndexes, int level, int index, ReadOnlySpan<byte> cell)
+    /// <param name="ascending">
+    /// The cell is a separator for a new rightmost leaf of the whole tree (an append past its last
+    /// key): a branch that splits for it keeps all but its last cell, as a full leaf does for an
+    /// append (see <see cref="AppendLeaf"/>), so ascending inserts leave full branches behind and
+    /// split them half as often.
+    /// </param>
+    private void InsertCell(IPageWriter pages, Span<uint> pathPages, Span<int> pathChildIndexes, int level, int index, ReadOnlySpan<byte> cell, bool ascending = false)
     {
         var pageId = pathPages[level];
         var page = pages.WritePage(pageId).Span;
@@ -120,9 +126,10 @@ internal sealed partial class BTree
         if (index == BTreeNode.Count(page))
             batch.Add(cell);
 
+        var branchAppend = !leaf && ascending && index == BTreeNode.Count(page);
         if (level == 0)
         {
-            SplitRoot(pages, page, batch, leaf, appendAtEnd);
+            SplitRoot(pages, page, batch, leaf, appendAtEnd || branchAppend);
             return;
         }
 
@@ -142,12 +149,12 @@ internal sealed partial class BTree
         }
         else
         {
-            separatorIndex = batch.ChooseBranchSplit(capacity);
+            separatorIndex = batch.ChooseBranchSplit(capacity, branchAppend);
             RebuildBranch(page, batch, 0, separatorIndex, BTreeNode.FirstLink(page));
             RebuildBranch(right, batch, separatorIndex + 1, batch.Count, BTreeNode.CellChild(batch[separatorIndex]));
         }
 
-        InsertSeparator(pages, pathPages, pathChildIndexes, level - 1, pathChildIndexes[level], BTreeNode.CellKey(batch[separatorIndex]), rightId);
+        InsertSeparator(pages, pathPages, pathChildIndexes, level - 1, pathChildIndexes[level], BTreeNode.CellKey(batch[separatorIndex]), rightId, branchAppend);
     }
 
     /// <summary>
@@ -165,15 +172,15 @@ internal sealed partial class BTree
         BTreeNode.SetFirstLink(right, pageId);
         BTreeNode.AppendCell(right, cell);
         BTreeNode.SetSecondLink(page, rightId);
-        InsertSeparator(pages, pathPages, pathChildIndexes, level - 1, pathChildIndexes[level], BTreeNode.CellKey(cell), rightId);
+        InsertSeparator(pages, pathPages, pathChildIndexes, level - 1, pathChildIndexes[level], BTreeNode.CellKey(cell), rightId, ascending: true);
     }
 
     /// <summary>Adds a branch cell (separator, right child) at key slot <paramref name="index"/> of the branch at <paramref name="level"/>.</summary>
-    private void InsertSeparator(IPageWriter pages, Span<uint> pathPages, Span<int> pathChildIndexes, int level, int index, ReadOnlySpan<byte> separator, uint rightChild)
+    private void InsertSeparator(IPageWriter pages, Span<uint> pathPages, Span<int> pathChildIndexes, int level, int index, ReadOnlySpan<byte> separator, uint rightChild, bool ascending = false)
     {
         Span<byte> cell = stackalloc byte[BTreeNode.CellHeaderSize + separator.Length];
         BTreeNode.WriteBranchCell(cell, separator, rightChild);
-        InsertCell(pages, pathPages, pathChildIndexes, level, index, cell);
+        InsertCell(pages, pathPages, pathChildIndexes, level, index, cell, ascending);
     }
 
     // The root keeps its page id: its cells move into two new children and it becomes a
@@ -194,7 +201,7 @@ internal sealed partial class BTree
         }
         else
         {
-            separatorIndex = batch.ChooseBranchSplit(capacity);
+            separatorIndex = batch.ChooseBranchSplit(capacity, appendAtEnd);
             RebuildBranch(left, batch, 0, separatorIndex, BTreeNode.FirstLink(root));
             RebuildBranch(right, batch, separatorIndex + 1, batch.Count, BTreeNode.CellChild(batch[separatorIndex]));
         }

@@ -79,8 +79,17 @@ internal sealed class CellBatch : IDisposable
         return ChooseBalanced(capacity, 1, Count - 1, middleMovesUp: false);
     }
 
-    /// <summary>Branch split: left takes [0, m), cell m moves up as separator, right takes (m, Count).</summary>
-    public int ChooseBranchSplit(int capacity) => ChooseBalanced(capacity, 1, Count - 2, middleMovesUp: true);
+    /// <summary>
+    /// Branch split: left takes [0, m), cell m moves up as separator, right takes (m, Count). For
+    /// an append at the end (ascending keys) the left keeps all it can and the right starts with
+    /// the new cell alone, since later appends land there.
+    /// </summary>
+    public int ChooseBranchSplit(int capacity, bool appendAtEnd = false)
+    {
+        if (appendAtEnd && Count >= 3 && TotalSpace - SpaceOf(Count - 2) - SpaceOf(Count - 1) <= capacity)
+            return Count - 2;
+        return ChooseBalanced(capacity, 1, Count - 2, middleMovesUp: true);
+    }
 
     public void Dispose()
     {

@@ -123,6 +123,9 @@ internal sealed partial class StorageEngine
     /// <summary>Bytes of zeros written ahead of the log's appends since open.</summary>
     internal long WalZeroFilledBytes => _wal.Space.FilledBytes;
 
+    /// <summary>Pieces of zeros the log's filler started, and the Stopwatch ticks their writes took.</summary>
+    internal (long Pieces, long Ticks) WalFillerWork => (_wal.Space.PiecesStarted, _wal.Space.PieceTicks);
+
     /// <summary>Returns once the log's zero-filling ahead has caught up with the appends (tests).</summary>
     internal void WaitForLogPreallocation() => _wal.Space.WaitUntilIdle();
 

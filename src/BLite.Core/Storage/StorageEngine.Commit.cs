@@ -74,8 +74,18 @@ internal sealed partial class StorageEngine
                 throw new BLiteException($"Commit to database '{Path}' failed: the write-ahead log could not be written ({exception.Message}). The database refuses writes until it is reopened.", exception);
             }
 
+            if (CommitPhaseClock.Enabled)
+            {
+                CommitPhaseClock.LockWanted = CommitPhaseClock.Now();
+            }
+
             lock (_sync)
             {
+                if (CommitPhaseClock.Enabled)
+                {
+                    CommitPhaseClock.LockEntered = CommitPhaseClock.Now();
+                }
+
                 for (var i = 0; i < pageIds.Length; i++)
                 {
                     _pages.Push(pageIds[i], seq, offsets[i], images[i]);
@@ -118,6 +128,11 @@ internal sealed partial class StorageEngine
                         _pages.Prune(pageIds[i], live);
                     }
                 }
+            }
+
+            if (CommitPhaseClock.Enabled)
+            {
+                CommitPhaseClock.LockLeft = CommitPhaseClock.Now();
             }
 
             checkpointDue = _wal.End >= Options.WalCheckpointThresholdBytes;

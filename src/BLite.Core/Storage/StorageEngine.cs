@@ -145,7 +145,17 @@ internal sealed partial class StorageEngine : IDisposable
     internal WriteTransaction BeginLentWrite()
     {
         ThrowIfUnwritable();
+        if (BLite.Core.Diagnostics.CommitPhaseClock.Enabled)
+        {
+            BLite.Core.Diagnostics.CommitPhaseClock.SlotWanted = BLite.Core.Diagnostics.CommitPhaseClock.Now();
+        }
+
         _writerSlot.Wait();
+        if (BLite.Core.Diagnostics.CommitPhaseClock.Enabled)
+        {
+            BLite.Core.Diagnostics.CommitPhaseClock.SlotTaken = BLite.Core.Diagnostics.CommitPhaseClock.Now();
+        }
+
         return StartWrite(lent: true);
     }
 

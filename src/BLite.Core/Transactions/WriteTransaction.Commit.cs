@@ -94,6 +94,11 @@ internal sealed partial class WriteTransaction
     private long AppendToLog(out bool checkpointDue)
     {
         ThrowIfNotActive();
+        if (CommitPhaseClock.Enabled)
+        {
+            CommitPhaseClock.AppendStart = CommitPhaseClock.Now();
+        }
+
         if (_participant is not null)
         {
             try
@@ -171,6 +176,16 @@ internal sealed partial class WriteTransaction
                 for (i = 0; i < count; i++)
                 {
                     PageLayout.Seal(images[i], pageIds[i]);
+                }
+            }
+
+            if (CommitPhaseClock.Enabled)
+            {
+                CommitPhaseClock.Sealed = CommitPhaseClock.Now();
+                CommitPhaseClock.PageCount = count;
+                for (i = 0; i < Math.Min(count, 8); i++)
+                {
+                    CommitPhaseClock.PageIds[i] = pageIds[i];
                 }
             }
 

@@ -88,6 +88,30 @@ public sealed class BTreeBasicTests
     }
 
     [Fact]
+    public void Ascending_inserts_leave_every_branch_but_the_rightmost_of_each_level_nearly_full()
+    {
+        var pages = new InMemoryPages(512);
+        var tree = BTree.Create(pages);
+        for (var i = 0; i < 20_000; i++)
+            Assert.True(tree.Insert(pages, TestKeys.Int(i), BitConverter.GetBytes(i)));
+
+        var verification = BTreeVerifier.Verify(pages, tree.RootPageId);
+        Assert.Empty(verification.Problems);
+        Assert.True(verification.Depth >= 3, $"depth {verification.Depth}");
+        var branches = verification.OwnedPages
+            .Where(id => id != tree.RootPageId && !BTreeNode.IsLeaf(pages.ReadPage(id).Span))
+            .Select(id => BTreeNode.Count(pages.ReadPage(id).Span))
+            .ToList();
+        Assert.True(branches.Count >= 2 * verification.Depth, $"only {branches.Count} branches below the root");
+        // A balanced split leaves each branch it splits half full, and ascending keys never come back to it.
+        var fullest = branches.Max();
+        var partial = branches.Count(count => count < fullest * 3 / 4);
+        Assert.True(partial <= verification.Depth, $"{partial} of {branches.Count} branches are under three quarters of {fullest} keys");
+        for (var i = 0; i < 20_000; i += 97)
+            Assert.True(tree.TryGet(pages, TestKeys.Int(i), out _));
+    }
+
+    [Fact]
     public void Deleting_everything_shrinks_back_to_an_empty_root_without_leaking_pages()
     {
         var pages = new InMemoryPages(512);

@@ -50,6 +50,18 @@ internal sealed class LogPreallocator
     /// <summary>Appends that found the file too short and extended it themselves.</summary>
     public long GrowingAppends => Interlocked.Read(ref _growingAppends);
 
+    /// <summary>Whether a piece is being written now (the commit-latency benchmark's tail profile reads it).</summary>
+    public bool PieceInFlight => Volatile.Read(ref _pieceInFlight);
+
+    /// <summary>Pieces started so far.</summary>
+    public long PiecesStarted => Interlocked.Read(ref _piecesStarted);
+
+    /// <summary>Stopwatch ticks spent in the pieces' writes.</summary>
+    public long PieceTicks => Interlocked.Read(ref _pieceTicks);
+
+    private long _piecesStarted;
+    private long _pieceTicks;
+
     /// <summary>Zeros written ahead of the appends.</summary>
     public long FilledBytes => Interlocked.Read(ref _filledBytes);
 
@@ -178,12 +190,15 @@ internal sealed class LogPreallocator
                 from = _allocated;
                 length = (int)Math.Min(PieceBytes, _wanted - from);
                 _pieceInFlight = true;
+                Interlocked.Increment(ref _piecesStarted);
             }
 
             Exception? failure = null;
             try
             {
+                var started = System.Diagnostics.Stopwatch.GetTimestamp();
                 _device.Write(from, length == PieceBytes ? Piece : [Piece[0][..length]]);
+                Interlocked.Add(ref _pieceTicks, System.Diagnostics.Stopwatch.GetTimestamp() - started);
             }
             catch (Exception exception)
             {

@@ -153,8 +153,26 @@ internal sealed class WriteAheadLog
                 WalFormat.SetFrameChecksum(header, checksum);
             }
 
+            if (BLite.Core.Diagnostics.CommitPhaseClock.Enabled)
+            {
+                BLite.Core.Diagnostics.CommitPhaseClock.FramesBuilt = BLite.Core.Diagnostics.CommitPhaseClock.Now();
+            }
+
             _space.BeforeAppend(offset);
+            if (BLite.Core.Diagnostics.CommitPhaseClock.Enabled)
+            {
+                BLite.Core.Diagnostics.CommitPhaseClock.FillerDone = BLite.Core.Diagnostics.CommitPhaseClock.Now();
+                BLite.Core.Diagnostics.CommitPhaseClock.PieceInFlightAtWrite = _space.PieceInFlight;
+                BLite.Core.Diagnostics.CommitPhaseClock.PiecesBeforeWrite = _space.PiecesStarted;
+            }
+
             _device.Write(End, _segments);
+            if (BLite.Core.Diagnostics.CommitPhaseClock.Enabled)
+            {
+                BLite.Core.Diagnostics.CommitPhaseClock.Written = BLite.Core.Diagnostics.CommitPhaseClock.Now();
+                BLite.Core.Diagnostics.CommitPhaseClock.PiecesAfterWrite = _space.PiecesStarted;
+            }
+
             var appended = offset - End;
             End = offset;
             FrameCount += (uint)count;
