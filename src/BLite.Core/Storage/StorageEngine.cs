@@ -145,15 +145,15 @@ internal sealed partial class StorageEngine : IDisposable
     internal WriteTransaction BeginLentWrite()
     {
         ThrowIfUnwritable();
-        if (BLite.Core.Diagnostics.CommitPhaseClock.Enabled)
+        if (CommitPhaseClock.Enabled)
         {
-            BLite.Core.Diagnostics.CommitPhaseClock.SlotWanted = BLite.Core.Diagnostics.CommitPhaseClock.Now();
+            CommitPhaseClock.SlotWanted = CommitPhaseClock.Now();
         }
 
         _writerSlot.Wait();
-        if (BLite.Core.Diagnostics.CommitPhaseClock.Enabled)
+        if (CommitPhaseClock.Enabled)
         {
-            BLite.Core.Diagnostics.CommitPhaseClock.SlotTaken = BLite.Core.Diagnostics.CommitPhaseClock.Now();
+            CommitPhaseClock.SlotTaken = CommitPhaseClock.Now();
         }
 
         return StartWrite(lent: true);

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using BLite.Core.Storage.Devices;
 
 namespace BLite.Core.Storage.Wal;
@@ -196,9 +197,9 @@ internal sealed class LogPreallocator
             Exception? failure = null;
             try
             {
-                var started = System.Diagnostics.Stopwatch.GetTimestamp();
+                var started = Stopwatch.GetTimestamp();
                 _device.Write(from, length == PieceBytes ? Piece : [Piece[0][..length]]);
-                Interlocked.Add(ref _pieceTicks, System.Diagnostics.Stopwatch.GetTimestamp() - started);
+                Interlocked.Add(ref _pieceTicks, Stopwatch.GetTimestamp() - started);
             }
             catch (Exception exception)
             {

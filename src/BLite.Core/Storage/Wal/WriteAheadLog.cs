@@ -1,4 +1,5 @@
 using System.Buffers;
+using BLite.Core.Diagnostics;
 using BLite.Core.Storage.Devices;
 
 namespace BLite.Core.Storage.Wal;
@@ -153,24 +154,24 @@ internal sealed class WriteAheadLog
                 WalFormat.SetFrameChecksum(header, checksum);
             }
 
-            if (BLite.Core.Diagnostics.CommitPhaseClock.Enabled)
+            if (CommitPhaseClock.Enabled)
             {
-                BLite.Core.Diagnostics.CommitPhaseClock.FramesBuilt = BLite.Core.Diagnostics.CommitPhaseClock.Now();
+                CommitPhaseClock.FramesBuilt = CommitPhaseClock.Now();
             }
 
             _space.BeforeAppend(offset);
-            if (BLite.Core.Diagnostics.CommitPhaseClock.Enabled)
+            if (CommitPhaseClock.Enabled)
             {
-                BLite.Core.Diagnostics.CommitPhaseClock.FillerDone = BLite.Core.Diagnostics.CommitPhaseClock.Now();
-                BLite.Core.Diagnostics.CommitPhaseClock.PieceInFlightAtWrite = _space.PieceInFlight;
-                BLite.Core.Diagnostics.CommitPhaseClock.PiecesBeforeWrite = _space.PiecesStarted;
+                CommitPhaseClock.FillerDone = CommitPhaseClock.Now();
+                CommitPhaseClock.PieceInFlightAtWrite = _space.PieceInFlight;
+                CommitPhaseClock.PiecesBeforeWrite = _space.PiecesStarted;
             }
 
             _device.Write(End, _segments);
-            if (BLite.Core.Diagnostics.CommitPhaseClock.Enabled)
+            if (CommitPhaseClock.Enabled)
             {
-                BLite.Core.Diagnostics.CommitPhaseClock.Written = BLite.Core.Diagnostics.CommitPhaseClock.Now();
-                BLite.Core.Diagnostics.CommitPhaseClock.PiecesAfterWrite = _space.PiecesStarted;
+                CommitPhaseClock.Written = CommitPhaseClock.Now();
+                CommitPhaseClock.PiecesAfterWrite = _space.PiecesStarted;
             }
 
             var appended = offset - End;
