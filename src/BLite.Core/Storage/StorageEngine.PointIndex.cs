@@ -85,6 +85,11 @@ internal sealed partial class StorageEngine
         if (entry is not null && entry.Key.Equals(sought) && entry.HighestPageId < pageCount && entry.Holds(snapshot)
             && entry.Leaf.Image is { } image && !Volatile.Read(ref _disposed))
         {
+            if (!entry.Used)
+            {
+                entry.Used = true;
+            }
+
             leaf = image;
             index = entry.Index;
             return true;
@@ -125,14 +130,24 @@ internal sealed partial class StorageEngine
         }
         else if (first is not null && first.Leaf.Image is not null)
         {
-            // The first slot holds another key's live entry: the new one takes the second, and a
-            // live entry there moves to the first, so the older of the two is forgotten.
+            // The first slot holds another key's live entry. A pair of live entries is replaced
+            // only when neither was used since the last miss on the pair: keys taking turns with
+            // the two held then miss without evicting them, and without allocating, on every
+            // lookup, while a pair whose keys are no longer read is taken at its second miss.
             if (second is not null && second.Leaf.Image is not null)
             {
-                Volatile.Write(ref _pointEntries[slot], second);
+                var kept = first.Used || second.Used;
+                first.Used = false;
+                second.Used = false;
+                if (kept)
+                {
+                    return;
+                }
             }
-
-            slot ^= 1;
+            else
+            {
+                slot ^= 1;
+            }
         }
 
         Volatile.Write(ref _pointEntries[slot], new PointEntry(remembered, path, index));
@@ -187,6 +202,9 @@ internal sealed partial class StorageEngine
         }
 
         public PointKey Key { get; }
+
+        /// <summary>Set by a lookup it answered, cleared by a miss on its pair: the replacement's second chance.</summary>
+        public bool Used { get; set; }
 
         public int Index { get; }
 
