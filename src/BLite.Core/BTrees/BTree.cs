@@ -62,7 +62,8 @@ internal sealed partial class BTree
     public bool TryGet(IPageReader pages, ReadOnlySpan<byte> key, out ReadOnlyMemory<byte> value)
     {
         ArgumentNullException.ThrowIfNull(pages);
-        var leaf = FindPointMemory(pages, RootPageId, key, out var index, out var found);
+        var leaf = FindLeaf(pages, key);
+        var index = BTreeNode.LowerBound(leaf.Span, key, out var found);
         value = found ? ReadValue(pages, leaf, index) : default;
         return found;
     }
@@ -76,7 +77,8 @@ internal sealed partial class BTree
     {
         ArgumentNullException.ThrowIfNull(pages);
         ArgumentNullException.ThrowIfNull(read);
-        var page = FindPoint(pages, RootPageId, key, out var index, out var found);
+        var page = FindLeafSpan(pages, RootPageId, key);
+        var index = BTreeNode.LowerBound(page, key, out var found);
         if (!found)
         {
             result = default!;
@@ -116,7 +118,7 @@ internal sealed partial class BTree
     public bool ContainsKey(IPageReader pages, ReadOnlySpan<byte> key)
     {
         ArgumentNullException.ThrowIfNull(pages);
-        FindPoint(pages, RootPageId, key, out _, out var found);
+        BTreeNode.LowerBound(FindLeafSpan(pages, RootPageId, key), key, out var found);
         return found;
     }
 
