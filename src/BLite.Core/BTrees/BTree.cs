@@ -62,8 +62,7 @@ internal sealed partial class BTree
     public bool TryGet(IPageReader pages, ReadOnlySpan<byte> key, out ReadOnlyMemory<byte> value)
     {
         ArgumentNullException.ThrowIfNull(pages);
-        var leaf = FindLeaf(pages, key);
-        var index = BTreeNode.LowerBound(leaf.Span, key, out var found);
+        var leaf = FindPointMemory(pages, RootPageId, key, out var index, out var found);
         value = found ? ReadValue(pages, leaf, index) : default;
         return found;
     }
@@ -77,8 +76,7 @@ internal sealed partial class BTree
     {
         ArgumentNullException.ThrowIfNull(pages);
         ArgumentNullException.ThrowIfNull(read);
-        var page = FindLeafSpan(pages, RootPageId, key);
-        var index = BTreeNode.LowerBound(page, key, out var found);
+        var page = FindPoint(pages, RootPageId, key, out var index, out var found);
         if (!found)
         {
             result = default!;
@@ -118,7 +116,7 @@ internal sealed partial class BTree
     public bool ContainsKey(IPageReader pages, ReadOnlySpan<byte> key)
     {
         ArgumentNullException.ThrowIfNull(pages);
-        BTreeNode.LowerBound(FindLeafSpan(pages, RootPageId, key), key, out var found);
+        FindPoint(pages, RootPageId, key, out _, out var found);
         return found;
     }
 

@@ -93,8 +93,9 @@ internal readonly struct ShortKey
         return BitConverter.IsLittleEndian ? BinaryPrimitives.ReverseEndianness(word) : word;
     }
 
+    /// <summary>The key's two zero-padded big-endian words (it has at most <see cref="MaxLength"/> bytes).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static (ulong High, ulong Low) Words(ReadOnlySpan<byte> key)
+    internal static (ulong High, ulong Low) Words(ReadOnlySpan<byte> key)
     {
         var length = key.Length;
         if (length >= sizeof(ulong))

@@ -1,3 +1,5 @@
+using BLite.Core.Storage.Paging;
+
 namespace BLite.Core.Storage;
 
 /// <summary>
@@ -24,6 +26,35 @@ internal interface IPageReader
     /// taking apart a <see cref="ReadOnlyMemory{T}"/> costs.
     /// </summary>
     ReadOnlySpan<byte> ReadPageSpan(uint pageId) => ReadPage(pageId).Span;
+
+    /// <summary>
+    /// The leaf image (<see cref="PagePayloadSize"/> bytes of it are the payload) and slot that
+    /// hold <paramref name="key"/> in the tree rooted at <paramref name="rootPageId"/>, when the
+    /// engine's point index can say so for this snapshot without a descent. False means "descend"
+    /// (never "absent"); a reader that sees uncommitted writes always answers false.
+    /// </summary>
+    bool TryFindPoint(uint rootPageId, ReadOnlySpan<byte> key, out byte[] leaf, out int index)
+    {
+        leaf = null!;
+        index = 0;
+        return false;
+    }
+
+    /// <summary>
+    /// <see cref="ReadPageSpan"/> for a point read's descent, naming the cached version the page
+    /// came from when the reader took it from the hot-page memo (null otherwise), so the descent
+    /// can be remembered (<see cref="RememberPoint"/>).
+    /// </summary>
+    ReadOnlySpan<byte> ReadNodeSpan(uint pageId, out PageVersion? version)
+    {
+        version = null;
+        return ReadPageSpan(pageId);
+    }
+
+    /// <summary>Offers the point index a descent whose every page <see cref="ReadNodeSpan"/> named (root first).</summary>
+    void RememberPoint(uint rootPageId, ReadOnlySpan<byte> key, ReadOnlySpan<PageVersion> path, int index)
+    {
+    }
 
     /// <summary>
     /// The payload of <paramref name="pageId"/> for a cursor that needs it only until it reads its

@@ -54,9 +54,20 @@ internal sealed partial class StorageEngine
     /// </summary>
     internal bool TryGetHotPage(uint pageId, long snapshot, out byte[] image)
     {
+        var version = TryGetHotVersion(pageId, snapshot);
+        image = version?.Image!;
+        return image is not null;
+    }
+
+    /// <summary>
+    /// <see cref="TryGetHotPage"/>'s version rather than its image (null on a miss), for a reader
+    /// that remembers which versions a descent went through (the point index). Its
+    /// <see cref="PageVersion.Image"/> read afterwards may be null (evicted since): check it.
+    /// </summary>
+    internal PageVersion? TryGetHotVersion(uint pageId, long snapshot)
+    {
         var version = Volatile.Read(ref _hotPages[pageId & (_hotPages.Length - 1)]);
-        if (version is not null && version.PageId == pageId && version.Seq <= snapshot && snapshot < version.ReplacedAt
-            && version.Image is { } cached && !Volatile.Read(ref _disposed))
+        if (version is not null && version.PageId == pageId && version.ServesCached(snapshot) && !Volatile.Read(ref _disposed))
         {
             // The clock hand of the page cache must still see the page as used.
             if (!version.Referenced)
@@ -64,12 +75,10 @@ internal sealed partial class StorageEngine
                 version.Referenced = true;
             }
 
-            image = cached;
-            return true;
+            return version;
         }
 
-        image = null!;
-        return false;
+        return null;
     }
 
     /// <summary>

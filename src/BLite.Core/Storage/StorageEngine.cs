@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
+using System.Numerics;
 using System.Runtime.InteropServices;
 using BLite.Core.Diagnostics;
 using BLite.Core.Storage.Devices;
@@ -71,6 +72,8 @@ internal sealed partial class StorageEngine : IDisposable
         // device to read it back from.
         _pages = new PageTable(pageSize, _publishesInMemory ? long.MaxValue : options.CacheBudgetBytes, options.ReadOnly ? 0 : MaxLogBytes);
         _hotPages = new PageVersion?[HotPageSlotsFor(options.CacheBudgetBytes, pageSize)];
+        _pointEntries = new PointEntry?[PointEntriesFor(options.CacheBudgetBytes, pageSize)];
+        _pointSlotShift = 64 - BitOperations.Log2((uint)_pointEntries.Length);
         // The log is kept zero-filled ahead of the appends up to the size at which commits wait for
         // the checkpoint, so no commit grows the file (docs/storage.md, "WAL file reuse and preallocation").
         _wal = new WriteAheadLog(wal, pageSize, databaseId, options.ReadOnly || options.Durability == Durability.InMemory ? 0 : MaxLogBytes, options.FillsLogAheadOnCommitPath);

@@ -73,6 +73,9 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     /// <summary>Page reads this reader took from the engine's hot-page memo and has not yet added to its count (a statistic: threads sharing one reader may lose an increment).</summary>
     internal int UncountedMemoHits { get; private set; }
 
+    /// <summary>Point reads this reader took from the engine's point index and has not yet added to its count.</summary>
+    internal int UncountedPointHits { get; private set; }
+
     public ReadOnlyMemory<byte> ReadPage(uint pageId)
     {
         var engine = Engine;
@@ -98,6 +101,36 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
 
         return engine.GetImage(pageId, Snapshot);
     }
+
+    public bool TryFindPoint(uint rootPageId, ReadOnlySpan<byte> key, out byte[] leaf, out int index)
+    {
+        var engine = Engine;
+        if (engine.TryFindPoint(rootPageId, key, Snapshot, PageCount, out leaf, out index))
+        {
+            UncountedPointHits++;
+            return true;
+        }
+
+        return false;
+    }
+
+    public ReadOnlySpan<byte> ReadNodeSpan(uint pageId, out PageVersion? version)
+    {
+        var engine = Engine;
+        PageGuards.ThrowIfNotUserPage(pageId, PageCount);
+        version = engine.TryGetHotVersion(pageId, Snapshot);
+        if (version?.Image is { } image)
+        {
+            UncountedMemoHits++;
+            return new ReadOnlySpan<byte>(image, 0, engine.PagePayloadSize);
+        }
+
+        version = null;
+        return new ReadOnlySpan<byte>(engine.GetImage(pageId, Snapshot), 0, engine.PagePayloadSize);
+    }
+
+    public void RememberPoint(uint rootPageId, ReadOnlySpan<byte> key, ReadOnlySpan<PageVersion> path, int index) =>
+        Engine.RememberPoint(rootPageId, key, path, index);
 
     public ReadOnlyMemory<byte> ReadPageTransient(uint pageId, ref byte[]? scratch)
     {
@@ -178,6 +211,12 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
         {
             _engine!.AddHotPageHits(_counterSlot, UncountedMemoHits);
             UncountedMemoHits = 0;
+        }
+
+        if (UncountedPointHits != 0)
+        {
+            _engine!.AddPointIndexHits(_counterSlot, UncountedPointHits);
+            UncountedPointHits = 0;
         }
 
         _engine!.EndLentRead(_registration!, _slot);

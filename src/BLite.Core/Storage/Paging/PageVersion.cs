@@ -42,6 +42,14 @@ internal sealed class PageVersion
     /// <summary>Records the commit whose version now stands above this one (under the engine lock).</summary>
     public void ReplaceAt(long seq) => Volatile.Write(ref _replacedAt, seq);
 
+    /// <summary>
+    /// Whether <paramref name="snapshot"/> (registered, so the version it sees is never dropped
+    /// under it) reads this version and finds its image cached: the one test every lock-free
+    /// path takes before trusting a version it remembered (the hot-page memo, the point index).
+    /// An evicted or dropped version has no image, so it fails here whatever its range says.
+    /// </summary>
+    public bool ServesCached(long snapshot) => Seq <= snapshot && snapshot < ReplacedAt && Image is not null;
+
     /// <summary>Where the image can be re-read: the image's offset in the current WAL generation, or <see cref="InMainFile"/>.</summary>
     public long WalOffset { get; set; }
 
