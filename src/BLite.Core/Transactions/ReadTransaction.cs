@@ -88,10 +88,14 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
         return new ReadOnlySpan<byte>(ReadImage(engine, pageId), 0, engine.PagePayloadSize);
     }
 
-    private byte[] ReadImage(StorageEngine engine, uint pageId)
+    private byte[] ReadImage(StorageEngine engine, uint pageId) => ReadImage(engine, pageId, out _);
+
+    /// <param name="version">The memoized version the image came from; null when it did not come from the memo.</param>
+    private byte[] ReadImage(StorageEngine engine, uint pageId, out PageVersion? version)
     {
         PageGuards.ThrowIfNotUserPage(pageId, PageCount);
-        if (engine.TryGetHotPage(pageId, Snapshot, out var image))
+        version = engine.TryGetHotVersion(pageId, Snapshot);
+        if (version?.Image is { } image)
         {
             // Counted here and added once at the end: an atomic add per page read was a visible
             // share of a point read.
@@ -99,6 +103,7 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
             return image;
         }
 
+        version = null;
         return engine.GetImage(pageId, Snapshot);
     }
 
@@ -117,16 +122,7 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
     public ReadOnlySpan<byte> ReadNodeSpan(uint pageId, out PageVersion? version)
     {
         var engine = Engine;
-        PageGuards.ThrowIfNotUserPage(pageId, PageCount);
-        version = engine.TryGetHotVersion(pageId, Snapshot);
-        if (version?.Image is { } image)
-        {
-            UncountedMemoHits++;
-            return new ReadOnlySpan<byte>(image, 0, engine.PagePayloadSize);
-        }
-
-        version = null;
-        return new ReadOnlySpan<byte>(engine.GetImage(pageId, Snapshot), 0, engine.PagePayloadSize);
+        return new ReadOnlySpan<byte>(ReadImage(engine, pageId, out version), 0, engine.PagePayloadSize);
     }
 
     public void RememberPoint(uint rootPageId, ReadOnlySpan<byte> key, ReadOnlySpan<PageVersion> path, int index) =>
