@@ -14,12 +14,20 @@ public sealed class SplitCounterTests
         var finished = 0;
         var totalsSeen = new List<long>();
         using var start = new Barrier(threads + 1);
+        // Halfway through, the adders wait until the total has been read twice: on two cores a
+        // reader left without a core until every adder ended would read nothing mid-way.
+        using var readDuringAdds = new ManualResetEventSlim();
         var adders = Enumerable.Range(0, threads).Select(t => new Thread(() =>
         {
             slots[t] = ThreadSlot.Current;
             start.SignalAndWait();
             for (var i = 1; i <= additions; i++)
             {
+                if (i == additions / 2)
+                {
+                    readDuringAdds.Wait();
+                }
+
                 if (i % 7 == 0)
                 {
                     counter.Add(i);
@@ -37,6 +45,10 @@ public sealed class SplitCounterTests
         while (Volatile.Read(ref finished) < threads)
         {
             totalsSeen.Add(counter.Value);
+            if (totalsSeen.Count == 2)
+            {
+                readDuringAdds.Set();
+            }
         }
 
         adders.ForEach(adder => adder.Join());
