@@ -11,8 +11,10 @@ internal sealed partial class DocumentDatabase
 
     /// <summary>
     /// Document counts live in the engine's memory between checkpoints (docs/storage.md,
-    /// "Counters"): every checkpoint writes them back first, and an open that recovered commits
-    /// after a crash recounts the collections whose stats page says their count was pending.
+    /// "Counters"): every checkpoint writes them back first, and an open recounts the collections
+    /// whose stats page says their count was pending. A crash leaves such a page behind with or
+    /// without commits to recover: a background checkpoint's finish copies the pages committed
+    /// after its counters' transaction, flag set, and then empties the log.
     /// </summary>
     private void KeepDocumentCounts()
     {
@@ -22,13 +24,6 @@ internal sealed partial class DocumentDatabase
         }
 
         Storage.SetCounterPersister(PersistCounts);
-        if (Storage.RecoveredTransactions == 0)
-        {
-            // A clean close persisted every count. Were one still pending (a crash during the
-            // recovery of an earlier crash), reads walk the index and the next checkpoint persists it.
-            return;
-        }
-
         bool pending;
         using (var read = Storage.BeginRead())
         {
