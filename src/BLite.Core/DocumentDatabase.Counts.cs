@@ -11,10 +11,10 @@ internal sealed partial class DocumentDatabase
 
     /// <summary>
     /// Document counts live in the engine's memory between checkpoints (docs/storage.md,
-    /// "Counters"): every checkpoint writes them back first, and an open recounts the collections
-    /// whose stats page says their count was pending. A crash leaves such a page behind with or
-    /// without commits to recover: a background checkpoint's finish copies the pages committed
-    /// after its counters' transaction, flag set, and then empties the log.
+    /// "Counters"): every checkpoint writes them back first, and an open after a crash recounts the
+    /// collections whose stats page says their count was pending. A crash leaves such a page
+    /// behind with or without commits to recover: a background checkpoint's finish copies the
+    /// pages committed after its counters' transaction, flag set, and then empties the log.
     /// </summary>
     private void KeepDocumentCounts()
     {
@@ -24,6 +24,13 @@ internal sealed partial class DocumentDatabase
         }
 
         Storage.SetCounterPersister(PersistCounts);
+        if (!Storage.OpenedAfterUncleanClose)
+        {
+            // A clean close persisted every count; not reading the stats pages keeps a damaged
+            // collection from failing the open of the others.
+            return;
+        }
+
         bool pending;
         using (var read = Storage.BeginRead())
         {

@@ -1,6 +1,7 @@
 using BLite.Bson;
 using BLite.Core.Collections;
 using BLite.Core.Collections.Catalog;
+using BLite.Core.Storage;
 
 namespace BLite.Core.Tests.Collections;
 
@@ -32,7 +33,7 @@ public sealed class PendingCountTests
     }
 
     [Fact]
-    public void Opening_recounts_a_pending_count_even_when_the_log_holds_no_commit()
+    public void Opening_after_a_crash_recounts_a_pending_count_even_when_the_log_holds_no_commit()
     {
         using var test = new CollectionsTestDatabase();
         var items = test.Collection("items");
@@ -40,14 +41,38 @@ public sealed class PendingCountTests
         test.Reopen();
         MarkCountPendingWithoutCounter(test.Database, test.Collection("items"), storedCount: 100);
 
-        test.Reopen();
+        // A clean close cuts the log to its header; a killed engine leaves the space it filled ahead.
+        test.Reopen(whileClosed: () => AppendZeros(StorageEngine.WalPathFor(test.Path), 64 * 1024));
 
+        Assert.True(test.Database.Storage.OpenedAfterUncleanClose);
         Assert.Equal(0, test.Database.Storage.RecoveredTransactions);
         Assert.Equal(1, test.Database.RecountedCollections);
         using var read = test.Database.Storage.BeginRead();
         var stats = read.ReadPage(test.Collection("items").Documents.Resolve(read)!.StatsPage).Span;
         Assert.False(CollectionStats.IsCountPending(stats));
         Assert.Equal(3, CollectionStats.ReadCount(stats));
+    }
+
+    [Fact]
+    public void Opening_after_a_clean_close_leaves_the_counts_to_the_reads()
+    {
+        using var test = new CollectionsTestDatabase();
+        test.Collection("items").Insert(new BsonDocument { ["_id"] = 1 });
+        test.Reopen();
+        MarkCountPendingWithoutCounter(test.Database, test.Collection("items"), storedCount: 100);
+
+        test.Reopen();
+
+        Assert.False(test.Database.Storage.OpenedAfterUncleanClose);
+        Assert.Equal(0, test.Database.RecountedCollections);
+        Assert.Equal(1, test.Collection("items").Count());
+    }
+
+    private static void AppendZeros(string path, int bytes)
+    {
+        using var log = File.OpenWrite(path);
+        log.Seek(0, SeekOrigin.End);
+        log.Write(new byte[bytes]);
     }
 
     private static void MarkCountPendingWithoutCounter(DocumentDatabase database, TransactionalBsonCollection items, long storedCount)
