@@ -11,8 +11,10 @@ internal sealed partial class DocumentDatabase
 
     /// <summary>
     /// Document counts live in the engine's memory between checkpoints (docs/storage.md,
-    /// "Counters"): every checkpoint writes them back first, and an open that recovered commits
-    /// after a crash recounts the collections whose stats page says their count was pending.
+    /// "Counters"): every checkpoint writes them back first, and an open after a crash recounts the
+    /// collections whose stats page says their count was pending. A crash leaves such a page
+    /// behind with or without commits to recover: a background checkpoint's finish copies the
+    /// pages committed after its counters' transaction, flag set, and then empties the log.
     /// </summary>
     private void KeepDocumentCounts()
     {
@@ -22,10 +24,10 @@ internal sealed partial class DocumentDatabase
         }
 
         Storage.SetCounterPersister(PersistCounts);
-        if (Storage.RecoveredTransactions == 0)
+        if (!Storage.OpenedAfterUncleanClose)
         {
-            // A clean close persisted every count. Were one still pending (a crash during the
-            // recovery of an earlier crash), reads walk the index and the next checkpoint persists it.
+            // A clean close persisted every count; not reading the stats pages keeps a damaged
+            // collection from failing the open of the others.
             return;
         }
 

@@ -16,11 +16,18 @@ internal static class DocumentCount
     public static long Read(IPageReader pages, CollectionInfo collection) =>
         Current(pages, collection, pages.ReadPage(collection.StatsPage).Span);
 
+    /// <summary>
+    /// Records a change of <paramref name="delta"/> documents, made to the primary index just
+    /// before the call: when the count must be walked from the index, the walk already holds it.
+    /// </summary>
     public static void Add(IPageWriter pages, CollectionInfo collection, long delta)
     {
         var stats = pages.ReadPage(collection.StatsPage).Span;
         var pending = CollectionStats.IsCountPending(stats);
-        pages.SetCounter(collection.StatsPage, Current(pages, collection, stats) + delta);
+        var count = !pending ? CollectionStats.ReadCount(stats) + delta
+            : pages.TryReadCounter(collection.StatsPage, out var counted) ? counted + delta
+            : CountEntries(pages, collection);
+        pages.SetCounter(collection.StatsPage, count);
         if (!pending)
         {
             // The first change since the last checkpoint marks the page, so a crash before the

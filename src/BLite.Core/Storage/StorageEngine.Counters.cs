@@ -20,6 +20,14 @@ internal sealed partial class StorageEngine
     internal long RecoveredTransactions { get; private set; }
 
     /// <summary>
+    /// Whether the engine that wrote the database last did not close it: the log held frames or
+    /// zeros past its header, which a clean close cuts away. Such an engine may have left stats
+    /// pages with a pending count even when no transaction is left to recover: a background
+    /// checkpoint's finish copies them so and then empties the log.
+    /// </summary>
+    internal bool OpenedAfterUncleanClose { get; private set; }
+
+    /// <summary>
     /// Registers the routine a checkpoint runs, inside a write transaction of its own committed
     /// just before the copy, to write the counters into their pages.
     /// </summary>

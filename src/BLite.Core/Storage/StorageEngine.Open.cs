@@ -163,6 +163,7 @@ internal sealed partial class StorageEngine
         var pageSize = probe?.PageSize ?? (recovering ? scan.PageSize : encrypted?.PageSize ?? options.PageSize);
         var databaseId = probe?.DatabaseId ?? (recovering ? scan.DatabaseId : encrypted?.Cipher.DatabaseId ?? NewDatabaseId());
         var engine = new StorageEngine(path, options, file, walDevice, pageSize, databaseId);
+        engine.OpenedAfterUncleanClose = recovering || walDevice.Length > WalFormat.HeaderSize;
         try
         {
             if (watch is not null)

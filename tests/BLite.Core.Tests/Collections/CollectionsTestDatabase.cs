@@ -28,10 +28,12 @@ internal sealed class CollectionsTestDatabase : IDisposable
 
     public TransactionalBsonCollection Collection(string name) => Database.GetCollection(name);
 
-    public void Reopen(IEnumerable<CollectionDefinition>? collections = null)
+    /// <param name="whileClosed">Runs between the close and the open (to leave the files as a crash would).</param>
+    public void Reopen(IEnumerable<CollectionDefinition>? collections = null, Action? whileClosed = null)
     {
         AssertValid(Database);
         Database.Dispose();
+        whileClosed?.Invoke();
         Database = DocumentDatabase.Open(Path, Options, collections);
     }
 
