@@ -58,7 +58,12 @@ internal sealed partial class WriteTransaction
                     _engine.RequestBackgroundCheckpoint();
                 }
 
-                if (_engine.BackPressureWait() is { } backPressure)
+                // The checkpoint found running may be one that restarted the log before this
+                // commit's append and is only ending: its end frees nothing, so the commit waits
+                // once more, for one started after it ended. Not a third time: a checkpoint that
+                // starts after this commit and still leaves the log full cannot restart it (log
+                // records with no folder), and waiting on would free nothing.
+                for (var waits = 0; waits < 2 && _engine.BackPressureWait() is { } backPressure; waits++)
                 {
                     if (synchronous)
                     {

@@ -27,4 +27,12 @@ internal interface IStorageDevice : IDisposable
 
     /// <summary>Truncates or extends the device.</summary>
     void SetLength(long length);
+
+    /// <summary>
+    /// Allocates the storage of [<paramref name="offset"/>, + <paramref name="length"/>) without
+    /// writing it, extending the device to its end if shorter; what reads return is unchanged
+    /// (past the old end, zeros). False where the device cannot, or the call failed: nothing is
+    /// lost then but the saving, and a write to that space meets any real failure itself.
+    /// </summary>
+    bool Reserve(long offset, long length) => false;
 }

@@ -299,6 +299,9 @@ internal sealed class EncryptedWalDevice : IStorageDevice
 
     public void SetLength(long length) => _inner.SetLength(length);
 
+    // Frames lie at the same offsets in the inner device, and reserving changes no byte of them.
+    public bool Reserve(long offset, long length) => _inner.Reserve(offset, length);
+
     public void Dispose() => _inner.Dispose();
 
     /// <summary>

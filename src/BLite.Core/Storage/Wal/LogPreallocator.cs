@@ -25,6 +25,8 @@ internal sealed class LogPreallocator
     private readonly bool _inline;
     private readonly object _gate = new();
     private long _allocated;
+    private long _reserved;
+    private bool _reservationRefused;
     private long _wanted;
     private long _growingAppends;
     private long _filledBytes;
@@ -140,6 +142,7 @@ internal sealed class LogPreallocator
             lock (_gate)
             {
                 Volatile.Write(ref _allocated, Math.Min(_allocated, length));
+                _reserved = Math.Min(_reserved, length);
                 _wanted = _allocated;
                 _stopped = false;
             }
@@ -173,12 +176,32 @@ internal sealed class LogPreallocator
         }
     }
 
+    /// <summary>
+    /// Allocates the blocks up to <paramref name="to"/> in one call before the pieces zero them: a
+    /// piece then only fills the page cache and holds the inode lock, which a commit's log write
+    /// also needs, for less time; it still creates the large cache pages (one per piece) that make
+    /// every later generation's overwrites cheap, which a reservation alone or an append does not
+    /// (BENCHMARKS.md, "The log filler's pieces on reserved blocks"). Refused
+    /// once (not Linux, a file system without it, no space), it is not tried again; the pieces
+    /// then allocate as they did before, and meet a real failure themselves.
+    /// </summary>
+    private void Reserve(long from, long to)
+    {
+        var reserved = _device.Reserve(from, to - from);
+        lock (_gate)
+        {
+            _reservationRefused |= !reserved;
+            _reserved = reserved ? Math.Max(_reserved, to) : _reserved;
+        }
+    }
+
     private void Fill()
     {
         while (true)
         {
             long from;
             int length;
+            long reserveTo;
             lock (_gate)
             {
                 if (_stopped || _allocated >= _wanted)
@@ -190,6 +213,10 @@ internal sealed class LogPreallocator
 
                 from = _allocated;
                 length = (int)Math.Min(PieceBytes, _wanted - from);
+                // A whole distance ahead at once: the stretch asked for grows by each append's
+                // frames while its pieces are written, and reserving only that would add a small
+                // call after every stretch.
+                reserveTo = _reservationRefused || from + length <= _reserved ? 0 : Math.Min(_limit, from + _ahead);
                 _pieceInFlight = true;
                 Interlocked.Increment(ref _piecesStarted);
             }
@@ -198,6 +225,11 @@ internal sealed class LogPreallocator
             try
             {
                 var started = Stopwatch.GetTimestamp();
+                if (reserveTo > 0)
+                {
+                    Reserve(from, reserveTo);
+                }
+
                 _device.Write(from, length == PieceBytes ? Piece : [Piece[0][..length]]);
                 Interlocked.Add(ref _pieceTicks, Stopwatch.GetTimestamp() - started);
             }
