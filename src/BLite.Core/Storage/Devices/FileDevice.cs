@@ -109,10 +109,26 @@ internal sealed partial class FileDevice : IStorageDevice
 
     /// <summary>
     /// <c>fallocate</c> on 64-bit Linux (the log filler's zeros then land on allocated blocks:
-    /// docs/storage.md, "WAL file reuse and preallocation"); elsewhere false.
+    /// docs/storage.md, "WAL file reuse and preallocation"); elsewhere false. A C library without
+    /// the call is a refusal too: the filler then zero-fills as it would anywhere else, where an
+    /// exception would have failed the log.
     /// </summary>
-    public bool Reserve(long offset, long length) =>
-        OperatingSystem.IsLinux() && Environment.Is64BitProcess && NativeFallocate(_handle, 0, offset, length) == 0;
+    public bool Reserve(long offset, long length)
+    {
+        if (!OperatingSystem.IsLinux() || !Environment.Is64BitProcess)
+        {
+            return false;
+        }
+
+        try
+        {
+            return NativeFallocate(_handle, 0, offset, length) == 0;
+        }
+        catch (Exception exception) when (exception is DllNotFoundException or EntryPointNotFoundException)
+        {
+            return false;
+        }
+    }
 
     public void Dispose() => _handle.Dispose();
 
