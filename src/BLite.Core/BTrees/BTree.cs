@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
 using BLite.Core.Storage;
 
@@ -76,21 +77,19 @@ internal sealed partial class BTree
     {
         ArgumentNullException.ThrowIfNull(pages);
         ArgumentNullException.ThrowIfNull(read);
-        var page = FindPoint(pages, RootPageId, key, out var index, out var found);
-        if (!found)
+        if (!TryFindValue(pages, RootPageId, key, out var value, out var valueWord))
         {
             result = default!;
             return false;
         }
 
-        var length = BTreeNode.ValueLength(page, index, out var overflow);
-        if (!overflow)
+        if ((valueWord & BTreeNode.OverflowFlag) == 0)
         {
-            result = read(page.Slice(BTreeNode.ValueOffset(page, index), length), state);
+            result = read(value, state);
             return true;
         }
 
-        result = ReadOverflow(pages, BTreeNode.OverflowPage(page, index), length, state, read);
+        result = ReadOverflow(pages, BinaryPrimitives.ReadUInt32LittleEndian(value), (int)(valueWord & ~BTreeNode.OverflowFlag), state, read);
         return true;
     }
 
@@ -116,8 +115,7 @@ internal sealed partial class BTree
     public bool ContainsKey(IPageReader pages, ReadOnlySpan<byte> key)
     {
         ArgumentNullException.ThrowIfNull(pages);
-        FindPoint(pages, RootPageId, key, out _, out var found);
-        return found;
+        return ContainsPoint(pages, RootPageId, key);
     }
 
     /// <summary>

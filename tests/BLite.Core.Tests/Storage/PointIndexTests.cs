@@ -381,6 +381,169 @@ public sealed class PointIndexTests
         Assert.Equal(leaf, exception.PageId);
     }
 
+    [Fact]
+    public void A_commit_that_leaves_a_path_alone_lets_new_readers_prove_its_entries_again_without_reading_a_page()
+    {
+        using var db = new TestDatabase(Options());
+        var engine = db.Engine;
+        var tree = CreateTree(engine, 300, version: 1);
+        var other = CreateTree(engine, 10, version: 1);
+        for (var pass = 0; pass < 3; pass++)
+        {
+            AssertAll(engine, tree, Enumerable.Range(0, 300), version: 1);
+        }
+
+        // A commit to another tree: each line was proven up to the snapshot before it, so the new
+        // snapshot misses every line once, and the entries behind them, proven again, serve.
+        using (var write = engine.BeginWrite())
+        {
+            other.Upsert(write, TestKeys.Int(3), Value(3, 2));
+            write.Commit();
+        }
+
+        for (var pass = 0; pass < 2; pass++)
+        {
+            var hitsBefore = IndexHits(engine);
+            var provenBefore = engine.PointLinesProven;
+            var pageReadsBefore = engine.CacheHits + engine.CacheMisses;
+            AssertAll(engine, tree, Enumerable.Range(0, 300), version: 1);
+
+            Assert.Equal(300, IndexHits(engine) - hitsBefore);
+            Assert.Equal(pass == 0 ? 300 : 0, engine.PointLinesProven - provenBefore);
+            Assert.Equal(pageReadsBefore, engine.CacheHits + engine.CacheMisses);
+        }
+
+        // A commit that rewrites the leaves: the entries no longer serve new readers, who descend
+        // and find the new values, while a reader from before it keeps reading its own on the lines.
+        using var old = engine.BeginRead();
+        using (var write = engine.BeginWrite())
+        {
+            for (var i = 0; i < 300; i += 2)
+            {
+                tree.Upsert(write, TestKeys.Int(i), Value(i, 2));
+            }
+
+            write.Commit();
+        }
+
+        var oldHitsBefore = old.UncountedPointHits;
+        var provenBeforeOld = engine.PointLinesProven;
+        for (var i = 0; i < 300; i++)
+        {
+            Assert.Equal(1, Read(old, tree, i));
+        }
+
+        Assert.Equal(300, old.UncountedPointHits - oldHitsBefore);
+        Assert.Equal(provenBeforeOld, engine.PointLinesProven);
+        AssertAll(engine, tree, Enumerable.Range(0, 300), i => i % 2 == 0 ? 2 : 1);
+    }
+
+    [Fact]
+    public async Task Readers_filling_and_widening_contended_lines_read_whole_lines_and_consistent_snapshots()
+    {
+        // About five keys per slot pair of the smallest index: pairs change hands all the time,
+        // and every commit sends the readers to prove and rewrite the lines of the leaves it left
+        // alone, so line writes race line reads on all threads.
+        const int keys = 1200;
+        const int half = keys / 2;
+        const int commits = 300;
+        using var db = new TestDatabase(Options(cachePages: 32));
+        var engine = db.Engine;
+        Assert.Equal(256, engine.PointIndexSlots);
+        BTree tree;
+        using (var write = engine.BeginWrite())
+        {
+            tree = BTree.Create(write);
+            for (var i = 0; i < keys; i++)
+            {
+                tree.Insert(write, TestKeys.Int(i), SmallValue(i, 0));
+            }
+
+            write.Commit();
+        }
+
+        var hitsBefore = IndexHits(engine);
+        var provenBefore = engine.PointLinesProven;
+        var writing = 1;
+        var committed = 0;
+        var reads = 0L;
+        var readersLeft = 0;
+        var writer = OnOwnThread(() =>
+        {
+            try
+            {
+                var random = new Random(5);
+                for (var t = 1; t <= commits; t++)
+                {
+                    // Readers get their turn between commits; a reader that failed has left, and
+                    // its exception surfaces below.
+                    SpinWait.SpinUntil(() => Interlocked.Read(ref reads) >= t * 40L || Volatile.Read(ref readersLeft) > 0);
+
+                    // A key and its partner always change together.
+                    using var write = engine.BeginWrite();
+                    var key = random.Next(half);
+                    tree.Upsert(write, TestKeys.Int(key), SmallValue(key, t));
+                    tree.Upsert(write, TestKeys.Int(key + half), SmallValue(key + half, t));
+                    write.Commit();
+                    committed = t;
+                    if (t % 100 == 0)
+                    {
+                        engine.Checkpoint();
+                    }
+                }
+            }
+            finally
+            {
+                Volatile.Write(ref writing, 0);
+            }
+        });
+
+        var readers = Enumerable.Range(0, 3).Select(seed => OnOwnThread(() =>
+        {
+            try
+            {
+                var random = new Random(seed);
+                do
+                {
+                    var key = random.Next(half);
+                    var (first, second) = engine.Read((tree, key), static (read, s) => (SmallVersion(read, s.tree, s.key), SmallVersion(read, s.tree, s.key + half)));
+                    Assert.Equal(first, second);
+                    Interlocked.Increment(ref reads);
+                }
+                while (Volatile.Read(ref writing) == 1 || Interlocked.Read(ref reads) < 20_000);
+            }
+            finally
+            {
+                Interlocked.Increment(ref readersLeft);
+            }
+        })).ToArray();
+
+        await Task.WhenAll([writer, .. readers]);
+
+        Assert.Equal(commits, committed);
+        Assert.True(IndexHits(engine) > hitsBefore, "no lookup was served by the index");
+        Assert.True(engine.PointLinesProven > provenBefore, "no line was proven again after a commit");
+        for (var i = 0; i < half; i++)
+        {
+            var (first, second) = engine.Read((tree, i), static (read, s) => (SmallVersion(read, s.tree, s.i), SmallVersion(read, s.tree, s.i + half)));
+            Assert.Equal(first, second);
+        }
+
+        static int SmallVersion(IPageReader read, BTree tree, int key)
+        {
+            Assert.True(tree.TryRead(read, TestKeys.Int(key), key, static (value, key) =>
+            {
+                // A line torn between two entries would point into another key's cell.
+                Assert.Equal(16, value.Length);
+                Assert.Equal(key, BinaryPrimitives.ReadInt32LittleEndian(value));
+                var version = BinaryPrimitives.ReadInt32LittleEndian(value[4..]);
+                Assert.Equal((long)key * 31 + version, BinaryPrimitives.ReadInt64LittleEndian(value[8..]));
+                return version;
+            }, out var version));
+            return version;
+        }
+    }
+
     private static BTree CreateTree(StorageEngine engine, int count, int version) => CreateTree(engine, Enumerable.Range(0, count), version);
 
     private static BTree CreateTree(StorageEngine engine, IEnumerable<int> keys, int version)
@@ -442,6 +605,15 @@ public sealed class PointIndexTests
         var version = BinaryPrimitives.ReadInt32LittleEndian(value[4..]);
         Assert.Equal((byte)(key * 7 + version), value[^1]);
         return version;
+    }
+
+    private static byte[] SmallValue(int key, int version)
+    {
+        var value = new byte[16];
+        BinaryPrimitives.WriteInt32LittleEndian(value, key);
+        BinaryPrimitives.WriteInt32LittleEndian(value.AsSpan(4), version);
+        BinaryPrimitives.WriteInt64LittleEndian(value.AsSpan(8), ((long)key * 31) + version);
+        return value;
     }
 
     private static byte[] Balance(long balance)
