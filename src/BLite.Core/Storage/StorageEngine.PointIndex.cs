@@ -29,8 +29,8 @@ namespace BLite.Core.Storage;
 /// <em>before</em> the versions' <see cref="PageVersion.ReplacedAt"/>, lowered below any that
 /// was already set. A version still unreplaced after that read serves every snapshot up to it,
 /// because a commit sets <see cref="PageVersion.ReplacedAt"/> before it publishes. Each version
-/// must also hold its image when the range is proven: a version whose chain was forgotten (no
-/// image, dropped) would never learn that it was replaced. That the path serves every snapshot of
+/// must also still be in its chain when the range is proven: a dropped one would never learn that
+/// it was replaced. That the path serves every snapshot of
 /// the range is a fact about the history of commits, so it stays true whatever happens to those
 /// versions later; a hit then needs only the leaf's image, taken from the hot-page memo under the
 /// memo's own check (the version the reader's snapshot reads, cached). A branch evicted since
@@ -246,8 +246,16 @@ internal sealed partial class StorageEngine
 
     /// <summary>
     /// The snapshots every version of <paramref name="entry"/>'s path serves (see the remarks): false
-    /// when one of them has no image, so its range could not be trusted to narrow when replaced.
+    /// when one of them left its chain, so its range could not be trusted to narrow when replaced.
     /// </summary>
+    /// <remarks>
+    /// Every way a version leaves its chain (pruned, or its chain forgotten once evicted) marks it
+    /// <see cref="PageVersion.Dropped"/> under the engine lock; a version dropped before the
+    /// snapshot read here was published is seen dropped, and one dropped after it was still in
+    /// its chain when every commit up to that snapshot pushed. An evicted version that stays in
+    /// its chain still learns its replacement, so a root or branch evicted since the descent does
+    /// not stop the proof: the bytes a descent would read back are the same.
+    /// </remarks>
     private bool TryProveRange(PointEntry entry, out long from, out long until)
     {
         // Read first: a version found unreplaced after this read was not replaced by any commit
@@ -262,7 +270,7 @@ internal sealed partial class StorageEngine
             }
 
             var replacedAt = version.ReplacedAt;
-            if (version.Image is null)
+            if (version.Dropped)
             {
                 return false;
             }
