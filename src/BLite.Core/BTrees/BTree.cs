@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
 using BLite.Core.Storage;
 
@@ -77,19 +76,21 @@ internal sealed partial class BTree
     {
         ArgumentNullException.ThrowIfNull(pages);
         ArgumentNullException.ThrowIfNull(read);
-        if (!TryFindValue(pages, RootPageId, key, out var value, out var valueWord))
+        var page = FindPoint(pages, RootPageId, key, out var index, out var found);
+        if (!found)
         {
             result = default!;
             return false;
         }
 
-        if ((valueWord & BTreeNode.OverflowFlag) == 0)
+        var length = BTreeNode.ValueLength(page, index, out var overflow);
+        if (!overflow)
         {
-            result = read(value, state);
+            result = read(page.Slice(BTreeNode.ValueOffset(page, index), length), state);
             return true;
         }
 
-        result = ReadOverflow(pages, BinaryPrimitives.ReadUInt32LittleEndian(value), (int)(valueWord & ~BTreeNode.OverflowFlag), state, read);
+        result = ReadOverflow(pages, BTreeNode.OverflowPage(page, index), length, state, read);
         return true;
     }
 
@@ -115,7 +116,8 @@ internal sealed partial class BTree
     public bool ContainsKey(IPageReader pages, ReadOnlySpan<byte> key)
     {
         ArgumentNullException.ThrowIfNull(pages);
-        return ContainsPoint(pages, RootPageId, key);
+        FindPoint(pages, RootPageId, key, out _, out var found);
+        return found;
     }
 
     /// <summary>

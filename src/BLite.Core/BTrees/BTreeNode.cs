@@ -79,14 +79,10 @@ internal static partial class BTreeNode
         return page.Slice(offset + CellHeaderSize, length);
     }
 
-    /// <summary>Leaf only: the cell's value word (<see cref="OverflowFlag"/> and the value's length).</summary>
-    public static uint ValueWord(ReadOnlySpan<byte> page, int index) =>
-        BinaryPrimitives.ReadUInt32LittleEndian(page[(CellOffset(page, index) + 2)..]);
-
     /// <summary>Leaf only: value length and whether it lives in an overflow chain.</summary>
     public static int ValueLength(ReadOnlySpan<byte> page, int index, out bool overflow)
     {
-        var word = ValueWord(page, index);
+        var word = BinaryPrimitives.ReadUInt32LittleEndian(page[(CellOffset(page, index) + 2)..]);
         overflow = (word & OverflowFlag) != 0;
         return (int)(word & ~OverflowFlag);
     }

@@ -28,15 +28,15 @@ internal interface IPageReader
     ReadOnlySpan<byte> ReadPageSpan(uint pageId) => ReadPage(pageId).Span;
 
     /// <summary>
-    /// The leaf image (<see cref="PagePayloadSize"/> bytes of it are the payload) that holds
-    /// <paramref name="key"/> in the tree rooted at <paramref name="rootPageId"/>, and where in it,
-    /// when the engine's point index can say so for this snapshot without a descent. False means
-    /// "descend" (never "absent"); a reader that sees uncommitted writes always answers false.
+    /// The leaf image (<see cref="PagePayloadSize"/> bytes of it are the payload) and slot that
+    /// hold <paramref name="key"/> in the tree rooted at <paramref name="rootPageId"/>, when the
+    /// engine's point index can say so for this snapshot without a descent. False means "descend"
+    /// (never "absent"); a reader that sees uncommitted writes always answers false.
     /// </summary>
-    bool TryFindPoint(uint rootPageId, ReadOnlySpan<byte> key, out byte[] leaf, out PointLocation location)
+    bool TryFindPoint(uint rootPageId, ReadOnlySpan<byte> key, out byte[] leaf, out int index)
     {
         leaf = null!;
-        location = default;
+        index = 0;
         return false;
     }
 
@@ -52,7 +52,7 @@ internal interface IPageReader
     }
 
     /// <summary>Offers the point index a descent whose every page <see cref="ReadNodeSpan"/> named (root first).</summary>
-    void RememberPoint(uint rootPageId, ReadOnlySpan<byte> key, ReadOnlySpan<PageVersion> path, PointLocation location)
+    void RememberPoint(uint rootPageId, ReadOnlySpan<byte> key, ReadOnlySpan<PageVersion> path, int index)
     {
     }
 

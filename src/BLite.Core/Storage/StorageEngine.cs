@@ -73,7 +73,6 @@ internal sealed partial class StorageEngine : IDisposable
         _pages = new PageTable(pageSize, _publishesInMemory ? long.MaxValue : options.CacheBudgetBytes, options.ReadOnly ? 0 : MaxLogBytes);
         _hotPages = new PageVersion?[HotPageSlotsFor(options.CacheBudgetBytes, pageSize)];
         _pointEntries = new PointEntry?[PointEntriesFor(options.CacheBudgetBytes, pageSize)];
-        _pointLines = new PointLines(_pointEntries.Length);
         _pointSlotShift = 64 - BitOperations.Log2((uint)_pointEntries.Length);
         // The log is kept zero-filled ahead of the appends up to the size at which commits wait for
         // the checkpoint, so no commit grows the file (docs/storage.md, "WAL file reuse and preallocation").

@@ -107,10 +107,10 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
         return engine.GetImage(pageId, Snapshot);
     }
 
-    public bool TryFindPoint(uint rootPageId, ReadOnlySpan<byte> key, out byte[] leaf, out PointLocation location)
+    public bool TryFindPoint(uint rootPageId, ReadOnlySpan<byte> key, out byte[] leaf, out int index)
     {
         var engine = Engine;
-        if (engine.TryFindPoint(rootPageId, key, Snapshot, PageCount, out leaf, out location))
+        if (engine.TryFindPoint(rootPageId, key, Snapshot, PageCount, out leaf, out index))
         {
             UncountedPointHits++;
             return true;
@@ -125,8 +125,8 @@ internal sealed class ReadTransaction : IPageReader, IDisposable
         return new ReadOnlySpan<byte>(ReadImage(engine, pageId, out version), 0, engine.PagePayloadSize);
     }
 
-    public void RememberPoint(uint rootPageId, ReadOnlySpan<byte> key, ReadOnlySpan<PageVersion> path, PointLocation location) =>
-        Engine.RememberPoint(rootPageId, key, path, location);
+    public void RememberPoint(uint rootPageId, ReadOnlySpan<byte> key, ReadOnlySpan<PageVersion> path, int index) =>
+        Engine.RememberPoint(rootPageId, key, path, index);
 
     public ReadOnlyMemory<byte> ReadPageTransient(uint pageId, ref byte[]? scratch)
     {

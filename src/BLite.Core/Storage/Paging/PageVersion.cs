@@ -21,27 +21,7 @@ internal sealed class PageVersion
         Image = image;
     }
 
-    // Declared in this order so the runtime, which lays out references first and then wider fields
-    // before narrower ones, puts what a lock-free hit reads (Image, Seq, the replacement point,
-    // PageId and Referenced) next to each other: most versions then answer from one cache line.
-    public PageVersion? Older { get; set; }
-
-    internal PageVersion? LruPrevious { get; set; }
-
-    internal PageVersion? LruNext { get; set; }
-
-    /// <summary>The immutable image when cached (or pinned), else null.</summary>
-    public byte[]? Image { get; set; }
-
-    /// <summary>Where the image can be re-read: the image's offset in the current WAL generation, or <see cref="InMainFile"/>.</summary>
-    public long WalOffset { get; set; }
-
     public uint PageId { get; }
-
-    /// <summary>Second-chance bit: set on every hit, so a hit costs no list surgery.</summary>
-    internal bool Referenced { get; set; }
-
-    internal bool InLru { get; set; }
 
     /// <summary>The commit that produced the image; 0 for content older than anything this engine committed.</summary>
     public long Seq { get; }
@@ -70,6 +50,13 @@ internal sealed class PageVersion
     /// </summary>
     public bool ServesCached(long snapshot) => Seq <= snapshot && snapshot < ReplacedAt && Image is not null;
 
+    /// <summary>Where the image can be re-read: the image's offset in the current WAL generation, or <see cref="InMainFile"/>.</summary>
+    public long WalOffset { get; set; }
+
+    /// <summary>The immutable image when cached (or pinned), else null.</summary>
+    public byte[]? Image { get; set; }
+
+    public PageVersion? Older { get; set; }
 
     /// <summary>Kept in memory for old snapshots after a checkpoint overwrote its place in the file; never evicted.</summary>
     public bool Pinned { get; set; }
@@ -77,4 +64,12 @@ internal sealed class PageVersion
     /// <summary>Unlinked from its chain; an image arriving for it later is not cached.</summary>
     public bool Dropped { get; set; }
 
+    internal PageVersion? LruPrevious { get; set; }
+
+    internal PageVersion? LruNext { get; set; }
+
+    internal bool InLru { get; set; }
+
+    /// <summary>Second-chance bit: set on every hit, so a hit costs no list surgery.</summary>
+    internal bool Referenced { get; set; }
 }
