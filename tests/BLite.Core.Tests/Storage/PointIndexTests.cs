@@ -70,15 +70,7 @@ public sealed class PointIndexTests
         WarmUp(old, tree, 200);
 
         // Every leaf gets a new version; half the keys a new value.
-        using (var write = engine.BeginWrite())
-        {
-            for (var i = 0; i < 200; i += 2)
-            {
-                tree.Upsert(write, TestKeys.Int(i), Value(i, 2));
-            }
-
-            write.Commit();
-        }
+        CommitValues(engine, tree, Enumerable.Range(0, 200 / 2).Select(i => i * 2), version: 2);
 
         // The entries made before the commit still hold for the old snapshot.
         var oldHitsBefore = old.UncountedPointHits;
@@ -199,15 +191,7 @@ public sealed class PointIndexTests
         var tree = CreateTree(engine, 200, version: 1);
         using var old = engine.BeginRead();
         WarmUp(old, tree, 200);
-        using (var write = engine.BeginWrite())
-        {
-            for (var i = 0; i < 200; i++)
-            {
-                tree.Upsert(write, TestKeys.Int(i), Value(i, 2));
-            }
-
-            write.Commit();
-        }
+        CommitValues(engine, tree, Enumerable.Range(0, 200), version: 2);
 
         AssertAll(engine, tree, Enumerable.Range(0, 200), version: 2);
         var checkpoints = engine.GetStatistics().Checkpoints;
@@ -237,15 +221,7 @@ public sealed class PointIndexTests
         var engine = db.Engine;
         var tree = CreateTree(engine, 400, version: 1);
         using var old = engine.BeginRead();
-        using (var write = engine.BeginWrite())
-        {
-            for (var i = 0; i < 400; i += 4)
-            {
-                tree.Upsert(write, TestKeys.Int(i), Value(i, 2));
-            }
-
-            write.Commit();
-        }
+        CommitValues(engine, tree, Enumerable.Range(0, 400 / 4).Select(i => i * 4), version: 2);
 
         var missesBefore = engine.CacheMisses;
         var hitsBefore = IndexHits(engine) + old.UncountedPointHits;
@@ -439,6 +415,17 @@ public sealed class PointIndexTests
 
         write.Commit();
         return tree;
+    }
+
+    private static void CommitValues(StorageEngine engine, BTree tree, IEnumerable<int> keys, int version)
+    {
+        using var write = engine.BeginWrite();
+        foreach (var i in keys)
+        {
+            tree.Upsert(write, TestKeys.Int(i), Value(i, version));
+        }
+
+        write.Commit();
     }
 
     private static void WarmUp(IPageReader read, BTree tree, int count) => WarmUp(read, tree, Enumerable.Range(0, count));
