@@ -12,7 +12,8 @@ namespace BLite.Benchmarks.Manual;
 /// hides the commit that pays for a checkpoint; p90, p99 and the maximum show it. BLite and SQLite
 /// insert the same seeded orders in alternating blocks, so a burst of load on a shared machine
 /// lands on both, and so does the machine's floor (<see cref="MachineFloor"/>): an operation of
-/// the BLite median's cost that does no I/O and allocates nothing. Also reports managed bytes
+/// the BLite median's cost that does no I/O and allocates nothing; at <c>flush</c> also the
+/// device's (<see cref="DeviceFloor"/>): a bare 8 KB write and flush. Also reports managed bytes
 /// allocated per insert and per delete (the committing thread's), the garbage collections that ran
 /// during each engine's inserts, and what the slowest commits waited for
 /// (<see cref="CommitTailProfile"/>), BLite's commits by frames appended (a split's against a
@@ -59,6 +60,9 @@ internal static class CommitLatency
                 var probes = stores.ToDictionary(store => store.Engine, store => new CommitTailProfile((store as BLiteOrderStore)?.Storage, count));
                 var floorTimes = new long[count];
                 using var floorProbe = new CommitTailProfile(null, count);
+                using var device = durability == StoreDurability.FlushPerCommit ? new DeviceFloor(Path.Combine(directory, "device")) : null;
+                var deviceTimes = new long[count];
+                using var deviceProbe = new CommitTailProfile(null, count);
                 try
                 {
                     for (var start = 0; start < count; start += Block)
@@ -91,13 +95,10 @@ internal static class CommitLatency
                             }
                         }
 
-                        for (var i = start; i < end; i++)
+                        TimeBlock(floor.Run, start, end, floorTimes, floorProbe);
+                        if (device is not null)
                         {
-                            floorProbe.Before();
-                            var began = Stopwatch.GetTimestamp();
-                            floor.Run();
-                            floorTimes[i] = Stopwatch.GetTimestamp() - began;
-                            floorProbe.After(i);
+                            TimeBlock(device.Run, start, end, deviceTimes, deviceProbe);
                         }
                     }
 
@@ -123,6 +124,17 @@ internal static class CommitLatency
                     if (profileTails)
                     {
                         floorProbe.WriteSlowest(MachineFloor.Name, durability.Label(), floorTimes, slowest);
+                    }
+
+                    if (device is not null)
+                    {
+                        rows.Add(Row($"{DeviceFloor.Name} (8 KB write + flush)", durability, count, deviceTimes, null, null, null));
+                        deviceProbe.WriteRows(DeviceFloor.Name, durability.Label(), deviceTimes, causes);
+                        positions.WriteLine(deviceProbe.PositionRow(DeviceFloor.Name, durability.Label(), deviceTimes));
+                        if (profileTails)
+                        {
+                            deviceProbe.WriteSlowest(DeviceFloor.Name, durability.Label(), deviceTimes, slowest);
+                        }
                     }
                 }
                 finally
@@ -172,6 +184,18 @@ internal static class CommitLatency
         {
             output.WriteLine();
             output.Write(slowest.ToString());
+        }
+    }
+
+    private static void TimeBlock(Action operation, int start, int end, long[] times, CommitTailProfile probe)
+    {
+        for (var i = start; i < end; i++)
+        {
+            probe.Before();
+            var began = Stopwatch.GetTimestamp();
+            operation();
+            times[i] = Stopwatch.GetTimestamp() - began;
+            probe.After(i);
         }
     }
 
