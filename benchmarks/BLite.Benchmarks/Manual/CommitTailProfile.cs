@@ -334,7 +334,7 @@ internal sealed class CommitTailProfile : IDisposable
         if (wholes.Length > 0)
         {
             output.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"  background checkpoints {durability} {engine}: {_engine.BackgroundCheckpoints}, back-pressure waits {_engine.BackPressureWaits}, whole checkpoint (start to restart) p50 {wholes[wholes.Length / 2]:0.00} ms, max {wholes[^1]:0.00} ms, total {wholes.Sum():0} ms; copier runs {_engine.CopierRuns}, lowered: {_engine.CopierLowered?.ToString() ?? "not started"} ({StorageEngine.CopierPriority})"));
+                $"  background checkpoints {durability} {engine}: {_engine.BackgroundCheckpoints}, back-pressure waits {_engine.BackPressureWaits}, whole checkpoint (start to restart) p50 {wholes[wholes.Length / 2]:0.00} ms, max {wholes[^1]:0.00} ms, total {wholes.Sum():0} ms"));
         }
     }
 

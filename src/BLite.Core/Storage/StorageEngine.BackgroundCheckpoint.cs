@@ -150,7 +150,7 @@ internal sealed partial class StorageEngine
                 copiedLsn = _writtenLsn;
             }
 
-            FlushLogForCheckpoint(copiedLsn);
+            WaitDurable(copiedLsn);
             _writerSlot.Wait();
             try
             {
@@ -268,10 +268,10 @@ internal sealed partial class StorageEngine
             try
             {
                 // The file must never be ahead of the durable log; this also publishes the snapshot.
-                FlushLogForCheckpoint(lsn);
+                WaitDurable(lsn);
                 Array.Sort(pages);
                 PinVersionsForOldReaders(pages, snapshot);
-                CopyOnCopierThread(pages, snapshot);
+                CopyVersionsToFile(pages, snapshot);
             }
             finally
             {

@@ -333,7 +333,6 @@ internal sealed partial class StorageEngine : IDisposable
             }
 
             ReleaseCheckpointGate();
-            EndCopier(join: true);
         }
 
         if (checkpointFailure is null && Volatile.Read(ref _failureReported) == 0 && Volatile.Read(ref _backgroundFailure) is { } backgroundFailure)
@@ -348,11 +347,7 @@ internal sealed partial class StorageEngine : IDisposable
     }
 
     /// <summary>Closes the devices as a killed process would: no checkpoint, no flush. For crash tests.</summary>
-    internal void CloseWithoutCheckpoint()
-    {
-        Close();
-        EndCopier(join: false);
-    }
+    internal void CloseWithoutCheckpoint() => Close();
 
     internal void ReleaseWriter() => _writerSlot.Release();
 
