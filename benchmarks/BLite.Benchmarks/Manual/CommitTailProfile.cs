@@ -330,6 +330,12 @@ internal sealed class CommitTailProfile : IDisposable
         output.WriteLine($"  commits during a checkpoint finish {durability} {engine} ({during.Length}): " + string.Join(", ", during.Select(i => $"#{i} {Micros(ticks[i])}")));
         output.WriteLine("  checkpoint finishes (writer slot held: log durable / copy + file flush / restart, pages copied): " + string.Join("; ", _engine.FinishTimesSinceOpen.Select(f =>
             string.Create(CultureInfo.InvariantCulture, $"{f.Log.TotalMilliseconds:0.00} / {f.Copy.TotalMilliseconds:0.00} / {f.Restart.TotalMilliseconds:0.00} ms, {f.Pages}"))));
+        var wholes = _engine.FinishTimesSinceOpen.Select(f => f.Whole.TotalMilliseconds).Order().ToArray();
+        if (wholes.Length > 0)
+        {
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  background checkpoints {durability} {engine}: {_engine.BackgroundCheckpoints}, back-pressure waits {_engine.BackPressureWaits}, whole checkpoint (start to restart) p50 {wholes[wholes.Length / 2]:0.00} ms, max {wholes[^1]:0.00} ms, total {wholes.Sum():0} ms"));
+        }
     }
 
     /// <summary>
@@ -447,6 +453,18 @@ internal sealed class CommitTailProfile : IDisposable
         if (o.LongestFsync > 0)
         {
             parts.Add(string.Create(CultureInfo.InvariantCulture, $"fsync {o.LongestFsync / 10.0:0} µs"));
+        }
+
+        if (_phases is not null && BLite.Core.Diagnostics.CommitPhaseClock.Enabled)
+        {
+            var phases = _phases.AsSpan(i * PhaseCount, PhaseCount);
+            var longest = 0;
+            for (var phase = 1; phase < PhaseCount; phase++)
+            {
+                longest = phases[phase] > phases[longest] ? phase : longest;
+            }
+
+            parts.Add($"longest phase {PhaseNames[longest]} {Micros(phases[longest])}");
         }
 
         return string.Join(", ", parts);

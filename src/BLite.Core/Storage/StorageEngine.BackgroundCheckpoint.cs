@@ -333,7 +333,8 @@ internal sealed partial class StorageEngine
                         Stopwatch.GetElapsedTime(slotTaken, logDurable),
                         Stopwatch.GetElapsedTime(logDurable, fileDurable),
                         Stopwatch.GetElapsedTime(fileDurable, restarted),
-                        remaining.Length));
+                        remaining.Length,
+                        Stopwatch.GetElapsedTime(started, restarted)));
                 }
             }
         }
@@ -348,9 +349,10 @@ internal sealed partial class StorageEngine
     /// <summary>
     /// One finish under the writer slot: making the log durable (with a fold's transaction, if
     /// records arrived since the counters'), copying the pages committed since the last pass with
-    /// the file's flush, and the log restart; <paramref name="Pages"/> is how many pages that copy wrote.
+    /// the file's flush, and the log restart; <paramref name="Pages"/> is how many pages that copy wrote;
+    /// <paramref name="Whole"/> the checkpoint from its start (the copy passes included) to the restart.
     /// </summary>
-    internal readonly record struct FinishTimes(TimeSpan Log, TimeSpan Copy, TimeSpan Restart, int Pages);
+    internal readonly record struct FinishTimes(TimeSpan Log, TimeSpan Copy, TimeSpan Restart, int Pages, TimeSpan Whole);
 
     /// <summary>Pages of the log whose newest version is newer than <paramref name="snapshot"/>. Call under _sync.</summary>
     private uint[] PagesChangedSince(long snapshot)
