@@ -7,7 +7,7 @@ namespace BLite.Core.Storage.Paging;
 /// </summary>
 internal sealed class PageTable
 {
-    private readonly Dictionary<uint, PageVersion> _heads = [];
+    private readonly PageHeads _heads = new();
     private readonly HashSet<uint> _pagesWithPins = [];
     private readonly Stack<byte[]> _spareImages = new();
     private readonly long _budgetBytes;
@@ -40,16 +40,12 @@ internal sealed class PageTable
     /// <summary>Whether one more image fits the budget without evicting another.</summary>
     public bool HasRoomForImage => CachedBytes + _pageSize <= _budgetBytes;
 
-    public PageVersion? Head(uint pageId) => _heads.GetValueOrDefault(pageId);
+    public PageVersion? Head(uint pageId) => _heads.Get(pageId);
 
     /// <summary>The version <paramref name="snapshot"/> sees; null means the database file's content.</summary>
     public PageVersion? Find(uint pageId, long snapshot)
     {
-        if (!_heads.TryGetValue(pageId, out var version))
-        {
-            return null;
-        }
-
+        var version = _heads.Get(pageId);
         while (version is not null && version.Seq > snapshot)
         {
             version = version.Older;
@@ -85,9 +81,9 @@ internal sealed class PageTable
     public void Push(uint pageId, long seq, long walOffset, byte[]? image)
     {
         var version = new PageVersion(pageId, seq, walOffset, null);
-        version.Older = _heads.GetValueOrDefault(pageId);
+        version.Older = _heads.Get(pageId);
         version.Older?.ReplaceAt(seq);
-        _heads[pageId] = version;
+        _heads.Set(pageId, version);
         if (image is not null)
         {
             AttachImage(version, image);
@@ -97,13 +93,13 @@ internal sealed class PageTable
     /// <summary>Caches a database-file image for a page that has no chain; returns false when a chain appeared meanwhile.</summary>
     public bool TryAddFileImage(uint pageId, byte[] image)
     {
-        if (_heads.ContainsKey(pageId))
+        if (_heads.Get(pageId) is not null)
         {
             return false;
         }
 
         var version = new PageVersion(pageId, 0, PageVersion.InMainFile, null);
-        _heads[pageId] = version;
+        _heads.Set(pageId, version);
         AttachImage(version, image);
         return true;
     }
@@ -150,7 +146,7 @@ internal sealed class PageTable
     public PageVersion AppendPinnedFileImage(uint pageId, byte[] image)
     {
         var version = new PageVersion(pageId, 0, PageVersion.InMemoryOnly, null);
-        var tail = _heads[pageId];
+        var tail = _heads.Get(pageId)!;
         while (tail.Older is not null)
         {
             tail = tail.Older;
@@ -168,7 +164,7 @@ internal sealed class PageTable
     /// </summary>
     public void Prune(uint pageId, ReadOnlySpan<long> snapshots)
     {
-        if (!_heads.TryGetValue(pageId, out var head))
+        if (_heads.Get(pageId) is not { } head)
         {
             return;
         }
@@ -209,7 +205,7 @@ internal sealed class PageTable
     /// </summary>
     public void DropHidden(uint pageId, long oldestSnapshot)
     {
-        if (_pagesWithPins.Contains(pageId) || !_heads.TryGetValue(pageId, out var version))
+        if (_pagesWithPins.Contains(pageId) || _heads.Get(pageId) is not { } version)
         {
             return;
         }
@@ -295,7 +291,7 @@ internal sealed class PageTable
             victim.Image = null;
             CachedBytes -= _pageSize;
             if (victim.WalOffset == PageVersion.InMainFile && victim.Older is null
-                && _heads.TryGetValue(victim.PageId, out var head) && ReferenceEquals(head, victim))
+                && ReferenceEquals(_heads.Get(victim.PageId), victim))
             {
                 _heads.Remove(victim.PageId);
                 victim.Dropped = true;
